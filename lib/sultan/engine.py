@@ -1,0 +1,350 @@
+"""The rules of Sultan: actions with refusals, undo/redo, the canonical policy.
+
+Every player action returns a reason code (``OK`` or one of the ``R_*``
+refusals; their words are in ``sultan.text.REASONS``) and never raises for a
+legal-looking request; a refused action changes nothing.  Once a game is set
+up, the per-move path (turn, play, redeal, undo, redo, hint, step, autoplay)
+allocates nothing and keeps every integer below 2**30.
+
+Usage::
+
+    from sultan.engine import Game
+    g = Game(deal=7)
+    g.autoplay()
+    print(g.snapshot())
+"""
+
+from sultan import cards, rng
+from sultan.compat import const
+from sultan.table import (  # noqa: F401  (re-exported: the engine's public names)
+    DIVAN_SLOTS,
+    F_BASE,
+    F_REFILL,
+    F_SUIT,
+    FOUNDATIONS,
+    PASSES,
+    TALON,
+    Table,
+)
+
+RULES_SEED = const(0)  # divan refilled from the stock; redeals shuffle
+RULES_NAMES = ("seed",)  # room for a second ruleset (index 1) later
+
+PLAYING = const(0)
+WON = const(1)
+LOST = const(2)
+STATUS_NAMES = ("playing", "won", "lost")
+
+MAX_ACTIONS = const(400)  # a seed-rules game needs at most 364
+MAX_DEAL = const(999999999)
+
+# Reason codes returned by actions.
+OK = const(0)
+R_BAD_PLACE = const(1)
+R_EMPTY = const(2)
+R_NO_FIT = const(3)
+R_FOUNDATION_DONE = const(4)
+R_FITS_NOWHERE = const(5)
+R_STOCK_EMPTY = const(6)
+R_STOCK_NOT_EMPTY = const(7)
+R_NO_REDEAL_LEFT = const(8)
+R_NOTHING_TO_UNDO = const(9)
+R_NOTHING_TO_REDO = const(10)
+R_GAME_OVER = const(11)
+R_LOG_FULL = const(12)
+
+# Action kinds, used in the move log and in hints.  A hint is packed as
+# kind << 8 | place << 4 | foundation (0 = no move left).
+A_TURN = const(1)
+A_PLAY = const(2)
+A_REDEAL = const(3)
+_KIND = const(0x0F)
+_F_MISSED = const(0x10)  # a turn made while something could be played
+
+
+def hint_kind(hint):
+    return hint >> 8
+
+
+def hint_place(hint):
+    return (hint >> 4) & 15
+
+
+def hint_foundation(hint):
+    return hint & 15
+
+
+class Game(Table):
+    """One game of Sultan.
+
+    ``Game(deal=N)`` deals numbered deal N (1 .. 999,999,999);
+    ``Game(order=cards)`` deals the 95 given card bytes, stock top first.
+    """
+
+    def __init__(self, deal=None, order=None, rules=RULES_SEED):
+        if rules != RULES_SEED:
+            raise ValueError("unknown rules %r" % (rules,))
+        Table.__init__(self)
+        self.rules = rules
+        self.log = bytearray(2 * MAX_ACTIONS)  # 2 bytes an action: kind|flags, place<<4|f
+        self.moves = 0  # actions in effect (undo lowers it)
+        self.log_end = 0  # actions recorded; moves..log_end can be redone
+        self.deal = 0
+        if order is not None:
+            self.new_order(order)
+        else:
+            self.new_deal(1 if deal is None else deal)
+
+    # ----------------------------------------------------------------- set-up
+    def new_deal(self, deal):
+        """Start numbered deal ``deal`` in place (no new buffers)."""
+        if not (isinstance(deal, int) and 1 <= deal <= MAX_DEAL):
+            raise ValueError("deal must be 1..999999999, not %r" % (deal,))
+        self.rng = rng.shuffle(self.stock, cards.STOCK_PACK, cards.STOCK_SIZE, rng.seed(deal))
+        self.deal = deal
+        self._start()
+
+    def new_order(self, order):
+        """Start a game whose stock is ``order`` (95 card bytes, top first)."""
+        from sultan.text import stock_order_error  # set-up only: loaded on demand
+
+        err = stock_order_error(order)
+        if err:
+            raise ValueError(err)
+        h = 0
+        n = cards.STOCK_SIZE
+        for i in range(n):
+            c = order[i]
+            self.stock[n - 1 - i] = c
+            h = (h * 61 + c) % 1000003
+        self.rng = rng.seed(h + 1)  # redeals of a given order are repeatable too
+        self.deal = 0
+        self._start()
+
+    def _start(self):
+        self._lay_out()
+        self.moves = 0
+        self.log_end = 0
+
+    # ----------------------------------------------------------------- queries
+    def status(self):
+        """PLAYING, WON or LOST."""
+        if self.placed == cards.STOCK_SIZE:
+            return WON
+        if self.stock_count or self.pass_no < PASSES or self.any_playable():
+            return PLAYING
+        return LOST
+
+    def can_undo(self):
+        return self.moves > 0
+
+    def can_redo(self):
+        return self.moves < self.log_end
+
+    def hint(self):
+        """The canonical policy's next action, packed (see ``hint_kind``); 0 if none.
+
+        First playable divan slot 0..5 (lowest foundation), else the talon top,
+        else turn a stock card, else redeal if allowed.
+        """
+        where = self.where
+        for i in range(DIVAN_SLOTS):
+            c = self.divan[i]
+            if c and where[c]:
+                return A_PLAY << 8 | i << 4 | (where[c] - 1)
+        if self.talon_count:
+            w = where[self.talon[self.talon_count - 1]]
+            if w:
+                return A_PLAY << 8 | TALON << 4 | (w - 1)
+        if self.stock_count:
+            return A_TURN << 8
+        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE:
+            return A_REDEAL << 8
+        return 0
+
+    # ----------------------------------------------------------------- actions
+    def turn(self):
+        """Turn the stock's top card onto the talon."""
+        if not self.stock_count:
+            return R_STOCK_EMPTY
+        if self.moves >= MAX_ACTIONS:
+            return R_LOG_FULL
+        flags = _F_MISSED if self.any_playable() else 0
+        self._do_turn(flags)
+        self._record(A_TURN | flags, 0)
+        return OK
+
+    def play(self, place, f):
+        """Play the card at ``place`` (divan slot or TALON) to foundation ``f``."""
+        if not (0 <= place <= TALON and 0 <= f < FOUNDATIONS):
+            return R_BAD_PLACE
+        c = self.card_at(place)
+        if not c:
+            return R_EMPTY
+        need = self.need[f]
+        if need != c:
+            return R_FOUNDATION_DONE if need == 0 else R_NO_FIT
+        if self.moves >= MAX_ACTIONS:
+            return R_LOG_FULL
+        flags = self._do_play(place, f)
+        self._record(A_PLAY | flags, place << 4 | f)
+        return OK
+
+    def play_auto(self, place):
+        """Play the card at ``place`` to the lowest foundation that takes it."""
+        if not 0 <= place <= TALON:
+            return R_BAD_PLACE
+        c = self.card_at(place)
+        if not c:
+            return R_EMPTY
+        w = self.where[c]
+        if not w:
+            return R_FITS_NOWHERE
+        return self.play(place, w - 1)
+
+    def redeal(self):
+        """Gather talon and divan, shuffle them into a new stock, lay the divan."""
+        if self.placed == cards.STOCK_SIZE:
+            return R_GAME_OVER
+        if self.stock_count:
+            return R_STOCK_NOT_EMPTY
+        if self.pass_no >= PASSES:
+            return R_NO_REDEAL_LEFT
+        if self.moves >= MAX_ACTIONS:
+            return R_LOG_FULL
+        k = self.pass_no - 1
+        self._do_redeal()
+        self._record(A_REDEAL, k)
+        return OK
+
+    def undo(self):
+        """Take back the last action in effect."""
+        if not self.moves:
+            return R_NOTHING_TO_UNDO
+        self.moves -= 1
+        i = 2 * self.moves
+        kind = self.log[i]
+        arg = self.log[i + 1]
+        k = kind & _KIND
+        if k == A_TURN:
+            self._undo_turn(kind & _F_MISSED)
+        elif k == A_PLAY:
+            self._undo_play(arg >> 4, arg & 15, kind)
+        else:
+            self._undo_redeal(arg)
+        return OK
+
+    def redo(self):
+        """Repeat the last undone action exactly (a redeal reshuffles the same way)."""
+        if self.moves >= self.log_end:
+            return R_NOTHING_TO_REDO
+        i = 2 * self.moves
+        kind = self.log[i]
+        arg = self.log[i + 1]
+        k = kind & _KIND
+        if k == A_TURN:
+            self._do_turn(kind & _F_MISSED)
+        elif k == A_PLAY:
+            self._do_play(arg >> 4, arg & 15)
+        else:
+            self._do_redeal()
+        self.moves += 1
+        return OK
+
+    def step(self):
+        """One action of the canonical policy; returns the hint done, 0 if none."""
+        h = self.hint()
+        k = h >> 8
+        if k == A_PLAY:
+            self.play((h >> 4) & 15, h & 15)
+        elif k == A_TURN:
+            self.turn()
+        elif k == A_REDEAL:
+            self.redeal()
+        return h
+
+    def autoplay(self, stop_at_pass_end=False):
+        """Play the canonical policy to the end; returns the status.
+
+        With ``stop_at_pass_end`` it stops where the policy would redeal.  The
+        moves are the ones ``step()`` would make, recorded for undo alike; this
+        loop only keeps the counters in locals because it runs a lot.
+        """
+        divan = self.divan
+        stock = self.stock
+        where = self.where
+        log = self.log
+        while True:
+            talon = self.talon  # a redeal moves on to the next pass's buffer
+            sc = self.stock_count
+            tc = self.talon_count
+            mv = self.moves
+            placed = self.placed
+            while mv < MAX_ACTIONS:
+                c = 0
+                for i in range(DIVAN_SLOTS):
+                    c = divan[i]
+                    if c and where[c]:
+                        break
+                    c = 0
+                if c:
+                    f = where[c] - 1
+                    self._set_top(f, c & 15)
+                    if sc:
+                        sc -= 1
+                        divan[i] = stock[sc]
+                        log[2 * mv] = A_PLAY | F_REFILL
+                    else:
+                        divan[i] = 0
+                        log[2 * mv] = A_PLAY
+                    log[2 * mv + 1] = i << 4 | f
+                elif tc and where[talon[tc - 1]]:
+                    c = talon[tc - 1]
+                    f = where[c] - 1
+                    self._set_top(f, c & 15)
+                    tc -= 1
+                    log[2 * mv] = A_PLAY
+                    log[2 * mv + 1] = TALON << 4 | f
+                elif sc:
+                    # Nothing is playable before a turn, so only the new talon
+                    # top can change that: turn on while it fits nowhere.
+                    sc -= 1
+                    c = stock[sc]
+                    talon[tc] = c
+                    tc += 1
+                    log[2 * mv] = A_TURN
+                    mv += 1
+                    while sc and not where[c] and mv < MAX_ACTIONS:
+                        sc -= 1
+                        c = stock[sc]
+                        talon[tc] = c
+                        tc += 1
+                        log[2 * mv] = A_TURN
+                        mv += 1
+                    continue
+                else:
+                    break
+                placed += 1
+                mv += 1
+            self.placed = placed
+            self.stock_count = sc
+            self.talon_count = tc
+            self.moves = mv
+            self.log_end = mv
+            if stop_at_pass_end or mv >= MAX_ACTIONS or self.redeal() != OK:
+                return self.status()
+
+    # ---------------------------------------------------------------- the log
+    def _record(self, kind, arg):
+        i = 2 * self.moves
+        self.log[i] = kind
+        self.log[i + 1] = arg
+        self.moves += 1
+        self.log_end = self.moves
+
+    # ------------------------------------------------------------- reporting
+    def snapshot(self):
+        """A dict of the whole visible state, as the CLI prints it in JSON."""
+        from sultan.text import snapshot  # not needed on the device: loaded on demand
+
+        return snapshot(self)

@@ -1,0 +1,195 @@
+"""Where the cards are: the stock, talon, divan and foundations as bytearrays.
+
+``Table`` holds the state and the raw moves (with their exact inverses, for
+undo); it checks no rules.  ``sultan.engine.Game`` adds the rules, the move
+log and the canonical policy on top.
+
+Places: divan slots 0..5 (0-2 the left column top to bottom, 3-5 the right
+column), ``TALON`` (6) for the talon's top card.  Foundations 0..7 in layout
+order (see ``cards.LAYOUT``); the sultan is not a foundation.
+"""
+
+from sultan import cards, rng
+from sultan.compat import const
+
+DIVAN_SLOTS = const(6)
+TALON = const(6)  # the "place" index of the talon's top card
+FOUNDATIONS = const(8)
+PASSES = const(3)  # the first pass plus at most two redeals
+
+# Foundation suits and starting ranks, in layout order.
+F_SUIT = bytes(c >> 4 for c in cards.LAYOUT)
+F_BASE = bytes(c & 15 for c in cards.LAYOUT)
+F_PARTNER = bytes((2, 6, 0, 4, 3, 7, 1, 5))  # the other foundation of the same suit
+
+F_REFILL = const(0x20)  # flag: a divan play whose slot was refilled from the stock
+
+
+class Table:
+    """The cards of one game, in preallocated buffers (about 480 bytes)."""
+
+    def __init__(self):
+        self.stock = bytearray(cards.STOCK_SIZE)  # stock[stock_count - 1] is the top
+        # One talon buffer per pass: a redeal leaves the old one untouched, so
+        # undo needs no copy of it.  talon[talon_count - 1] is the top.
+        self.talons = [bytearray(cards.STOCK_SIZE) for _ in range(PASSES)]
+        self.talon = self.talons[0]
+        self.divan = bytearray(DIVAN_SLOTS)  # 0 = empty slot
+        self.top = bytearray(FOUNDATIONS)  # rank of each foundation's top card
+        self.need = bytearray(FOUNDATIONS)  # the card each foundation takes next, 0 if done
+        self.where = bytearray(64)  # card -> 1 + lowest foundation taking it, 0 if none
+        self.saved_divan = bytearray(DIVAN_SLOTS * (PASSES - 1))  # divan before each redeal
+        self.saved_talon = bytearray(PASSES - 1)  # talon count before each redeal
+        self.rng_before = [0, 0]  # generator state before each redeal
+        self.rng = 1  # the game's generator state (see sultan.rng)
+        self.stock_count = 0
+        self.talon_count = 0
+        self.pass_no = 1
+        self.placed = 0
+        self.missed = 0
+
+    def _lay_out(self):
+        """Fresh foundations and the divan dealt from a full stock."""
+        for c in range(64):
+            self.where[c] = 0
+        for f in range(FOUNDATIONS):
+            self.need[f] = 0
+        for f in range(FOUNDATIONS):
+            self._set_top(f, F_BASE[f])
+        self.stock_count = cards.STOCK_SIZE
+        self.talon = self.talons[0]
+        self.talon_count = 0
+        self.pass_no = 1
+        self.placed = 0
+        self.missed = 0
+        self._lay_divan()
+
+    def _lay_divan(self):
+        for i in range(DIVAN_SLOTS):
+            if self.stock_count:
+                self.stock_count -= 1
+                self.divan[i] = self.stock[self.stock_count]
+            else:
+                self.divan[i] = 0
+
+    def _set_top(self, f, rank):
+        # Only the two foundations of a suit can want the same card, so the
+        # card -> foundation index is kept in O(1): look at f and its partner.
+        need = self.need
+        where = self.where
+        p = F_PARTNER[f]
+        old = need[f]
+        new = 0 if rank == cards.QUEEN else (F_SUIT[f] << 4 | (rank % 13 + 1))
+        self.top[f] = rank
+        need[f] = new
+        if old:
+            where[old] = p + 1 if need[p] == old else 0
+        if new:
+            where[new] = (p if p < f else f) + 1 if need[p] == new else f + 1
+
+    # ----------------------------------------------------------------- queries
+    def card_at(self, place):
+        """The card byte at divan slot 0..5 or TALON (its top), 0 if none."""
+        if 0 <= place < DIVAN_SLOTS:
+            return self.divan[place]
+        if place == TALON and self.talon_count:
+            return self.talon[self.talon_count - 1]
+        return 0
+
+    def target(self, place):
+        """The lowest foundation that takes the card at ``place``, or -1."""
+        c = self.card_at(place)
+        return self.where[c] - 1 if c else -1
+
+    def foundation_card(self, f):
+        """The card byte on top of foundation ``f``."""
+        return F_SUIT[f] << 4 | self.top[f]
+
+    def any_playable(self):
+        where = self.where
+        for i in range(DIVAN_SLOTS):
+            c = self.divan[i]
+            if c and where[c]:
+                return True
+        return self.talon_count > 0 and where[self.talon[self.talon_count - 1]] > 0
+
+    # ------------------------------------------------------------ raw moves
+    def _undo_turn(self, flags):
+        self.talon_count -= 1
+        self.stock[self.stock_count] = self.talon[self.talon_count]
+        self.stock_count += 1
+        if flags:
+            self.missed -= 1
+
+    def _do_turn(self, flags):
+        self.stock_count -= 1
+        self.talon[self.talon_count] = self.stock[self.stock_count]
+        self.talon_count += 1
+        if flags:
+            self.missed += 1
+
+    def _do_play(self, place, f):
+        flags = 0
+        self._set_top(f, self.card_at(place) & 15)
+        self.placed += 1
+        if place == TALON:
+            self.talon_count -= 1
+        elif self.stock_count:
+            self.stock_count -= 1
+            self.divan[place] = self.stock[self.stock_count]
+            flags = F_REFILL
+        else:
+            self.divan[place] = 0
+        return flags
+
+    def _undo_play(self, place, f, kind):
+        rank = self.top[f]
+        card = F_SUIT[f] << 4 | rank
+        self._set_top(f, rank - 1 if rank > 1 else cards.KING)
+        self.placed -= 1
+        if place == TALON:
+            self.talon[self.talon_count] = card
+            self.talon_count += 1
+        else:
+            if kind & F_REFILL:
+                self.stock[self.stock_count] = self.divan[place]
+                self.stock_count += 1
+            self.divan[place] = card
+
+    def _do_redeal(self):
+        # Gather: the divan's cards go on after the talon's, in the talon
+        # buffer of the pass that ends (its first talon_count bytes are kept).
+        k = self.pass_no - 1
+        gathered = self.talon
+        n = self.talon_count
+        self.saved_talon[k] = n
+        for i in range(DIVAN_SLOTS):
+            c = self.divan[i]
+            self.saved_divan[k * DIVAN_SLOTS + i] = c
+            if c:
+                gathered[n] = c
+                n += 1
+        self.rng_before[k] = self.rng
+        self.rng = rng.shuffle(self.stock, gathered, n, self.rng)
+        self.stock_count = n
+        self.pass_no += 1
+        self.talon = self.talons[k + 1]
+        self.talon_count = 0
+        self._lay_divan()
+
+    def _undo_redeal(self, k):
+        self.talon = self.talons[k]
+        self.talon_count = self.saved_talon[k]
+        for i in range(DIVAN_SLOTS):
+            self.divan[i] = self.saved_divan[k * DIVAN_SLOTS + i]
+        self.stock_count = 0
+        self.rng = self.rng_before[k]
+        self.pass_no -= 1
+
+    def state_bytes(self):
+        """Bytes of game state (the move log not included)."""
+        n = len(self.stock) + len(self.divan) + len(self.top) + len(self.need)
+        n += len(self.where) + len(self.saved_divan) + len(self.saved_talon)
+        for t in self.talons:
+            n += len(t)
+        return n
