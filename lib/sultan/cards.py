@@ -5,7 +5,7 @@ rank 1..13 = ace..king.  0 means "no card".  The two decks are not told apart:
 two cards of the same suit and rank are interchangeable.
 """
 
-from sultan.compat import const
+from sultan import const
 
 SPADES = const(0)
 HEARTS = const(1)

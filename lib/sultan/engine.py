@@ -15,7 +15,7 @@ Usage::
 """
 
 from sultan import cards, rng
-from sultan.compat import const
+from sultan import const
 from sultan.table import (  # noqa: F401  (re-exported: the engine's public names)
     DIVAN_SLOTS,
     F_BASE,

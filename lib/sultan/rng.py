@@ -10,7 +10,7 @@ The state is a plain int in 1..M-1; functions take it and return the new one.
 
 import sys
 
-from sultan.compat import const
+from sultan import const
 
 M = const(1073741789)  # 2**30 - 35, prime
 A = const(32764)  # primitive root of M; A*A < M so Schrage's method applies

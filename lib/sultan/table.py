@@ -10,7 +10,7 @@ order (see ``cards.LAYOUT``); the sultan is not a foundation.
 """
 
 from sultan import cards, rng
-from sultan.compat import const
+from sultan import const
 
 DIVAN_SLOTS = const(6)
 TALON = const(6)  # the "place" index of the talon's top card

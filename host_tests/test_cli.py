@@ -1,0 +1,83 @@
+"""The headless CLI: JSON shape, deal ranges, --order, and one-line errors with exit status 2."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_play_json_has_the_documented_fields():
+    r = cli("play", "--deal", "1", "--json")
+    assert r.returncode == 0
+    d = json.loads(r.stdout)
+    assert d["status"] == "playing" and d["pass"] == 1
+    assert d["foundations"] == ["KD", "AH", "KD", "KC", "KC", "KS", "KH", "KS"]
+    assert len(d["divan"]) == 6 and len(d["stock"]) == 89 and d["talon"] == []
+    assert (d["placed"], d["missed"], d["moves"]) == (0, 0, 0)
+
+
+def test_auto_plays_to_the_end_and_matches_the_engine():
+    from sultan.engine import Game
+
+    d = json.loads(cli("play", "--deal", "12", "--auto", "--json").stdout)
+    g = Game(deal=12)
+    g.autoplay()
+    assert d == g.snapshot()
+    assert d["status"] in ("won", "lost") and d["missed"] == 0
+
+
+def test_stop_at_pass_end_stops_before_redeal():
+    d = json.loads(cli("play", "--deal", "12", "--auto", "--stop-at-pass-end", "--json").stdout)
+    assert d["pass"] == 1 and d["stock"] == []
+
+
+def test_deals_prints_one_json_object_per_line():
+    lines = cli("play", "--deals", "5-9", "--auto", "--json").stdout.splitlines()
+    assert [json.loads(x)["deal"] for x in lines] == [5, 6, 7, 8, 9]
+
+
+def test_order_reproduces_a_deal_first_pass():
+    d = json.loads(cli("play", "--deal", "3", "--json").stdout)
+    order = " ".join(d["divan"] + d["stock"])
+    a = json.loads(cli("play", "--order", order, "--auto", "--stop-at-pass-end", "--json").stdout)
+    b = json.loads(cli("play", "--deal", "3", "--auto", "--stop-at-pass-end", "--json").stdout)
+    a.pop("deal")
+    b.pop("deal")
+    assert a == b
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "--deal", "0"], "deal must be"),
+    (["play", "--deal", "x"], "whole number"),
+    (["play", "--deals", "9-2"], "empty"),
+    (["play", "--deals", "7"], "A-B"),
+    (["play", "--order", "TH 2C"], "need 95 cards"),
+    (["play", "--order", "ZZ"], "unknown card"),
+    (["play"], "required"),
+    (["play", "--deal", "1", "--stop-at-pass-end"], "needs --auto"),
+    (["bogus"], "invalid choice"),
+    ([], "required"),
+])
+def test_bad_arguments_exit_2_with_one_line(args, words):
+    r = cli(*args)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.stderr
+
+
+def test_wrong_multiset_order_is_refused():
+    d = json.loads(cli("play", "--deal", "3", "--json").stdout)
+    cards = d["divan"] + d["stock"]
+    cards[cards.index("5S")] = "AH"  # a third A♥ (one is in the layout)
+    r = cli("play", "--order", " ".join(cards))
+    assert r.returncode == 2 and "too many" in r.stderr

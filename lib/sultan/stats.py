@@ -1,0 +1,144 @@
+"""Statistics per ruleset: games played, won, lost, best cards placed, streaks.
+
+A game counts once, when it is decided: won, lost, or abandoned (a new game
+started after at least one action counts as played and lost).  The figures are
+saved inside every save record (see ``sultan.save``), so they survive power
+cuts under the same two-slot rule as the game.
+
+Plain lists of small ints; runs on CPython, MicroPython and CircuitPython.
+"""
+
+from sultan import const
+
+MAX_ROWS = const(4)  # rulesets kept (the engine has one, room for more)
+ROW_BYTES = const(17)  # rules 1, played 3, won 3, lost 3, best placed 1, streak 3, best streak 3
+CAP = const(0xFFFFFF)  # counters are 3 bytes in the save record
+
+# Row fields, in order.
+RULES = const(0)
+PLAYED = const(1)
+WON = const(2)
+LOST = const(3)
+BEST_PLACED = const(4)
+STREAK = const(5)
+BEST_STREAK = const(6)
+FIELDS = ("rules", "played", "won", "lost", "best_placed", "streak", "best_streak")
+
+
+class Stats:
+    """The figures of every ruleset played so far."""
+
+    def __init__(self):
+        self.rows = []  # [rules, played, won, lost, best_placed, streak, best_streak]
+
+    def clear(self):
+        self.rows = []
+
+    def row(self, rules, create=False):
+        for r in self.rows:
+            if r[RULES] == rules:
+                return r
+        if not create:
+            return None
+        if len(self.rows) >= MAX_ROWS:  # never happens with the known rulesets
+            self.rows.pop(0)
+        r = [rules, 0, 0, 0, 0, 0, 0]
+        self.rows.append(r)
+        return r
+
+    def record(self, rules, won, placed):
+        """Count one decided game of ``rules``: ``won`` or not, ``placed`` cards."""
+        r = self.row(rules, True)
+        r[PLAYED] = min(CAP, r[PLAYED] + 1)
+        if won:
+            r[WON] = min(CAP, r[WON] + 1)
+            r[STREAK] = min(CAP, r[STREAK] + 1)
+            if r[STREAK] > r[BEST_STREAK]:
+                r[BEST_STREAK] = r[STREAK]
+        else:
+            r[LOST] = min(CAP, r[LOST] + 1)
+            r[STREAK] = 0
+        if placed > r[BEST_PLACED]:
+            r[BEST_PLACED] = min(255, placed)
+
+    def get(self, rules):
+        """A dict of the figures of ``rules`` (all zero if never played)."""
+        r = self.row(rules) or [rules, 0, 0, 0, 0, 0, 0]
+        d = {}
+        for i in range(len(FIELDS)):
+            d[FIELDS[i]] = r[i]
+        return d
+
+    def lines(self, rules):
+        """Short lines for the menu (fit 26 columns at 160x128)."""
+        r = self.row(rules) or [rules, 0, 0, 0, 0, 0, 0]
+        pct = (100 * r[WON] // r[PLAYED]) if r[PLAYED] else 0
+        return (
+            "played %d  won %d (%d%%)" % (r[PLAYED], r[WON], pct),
+            "lost %d  best placed %d" % (r[LOST], r[BEST_PLACED]),
+            "streak %d  best %d" % (r[STREAK], r[BEST_STREAK]),
+        )
+
+    def copy_from(self, other):
+        self.rows = [list(r) for r in other.rows]
+
+    def equals(self, other):
+        return self.rows == other.rows
+
+    # ---------------------------------------------------------------- bytes
+    def size(self):
+        return 1 + ROW_BYTES * len(self.rows)
+
+    def encode(self, buf, i):
+        """Write the rows into ``buf`` at ``i``; returns the index after them."""
+        buf[i] = len(self.rows)
+        i += 1
+        for r in self.rows:
+            buf[i] = r[RULES]
+            i += 1
+            for k in (PLAYED, WON, LOST):
+                i = put(buf, i, r[k], 3)
+            buf[i] = r[BEST_PLACED]
+            i += 1
+            i = put(buf, i, r[STREAK], 3)
+            i = put(buf, i, r[BEST_STREAK], 3)
+        return i
+
+    def decode(self, data, i, end):
+        """Read rows from ``data[i:end]``; returns the index after them, -1 if malformed."""
+        if i >= end:
+            return -1
+        n = data[i]
+        i += 1
+        if n > MAX_ROWS or i + n * ROW_BYTES > end:
+            return -1
+        rows = []
+        for _ in range(n):
+            r = [data[i], get(data, i + 1, 3), get(data, i + 4, 3), get(data, i + 7, 3), data[i + 10],
+                 get(data, i + 11, 3), get(data, i + 14, 3)]
+            i += ROW_BYTES
+            if r[WON] + r[LOST] != r[PLAYED] or r[STREAK] > r[BEST_STREAK] or r[BEST_STREAK] > r[WON]:
+                return -1
+            for q in rows:
+                if q[RULES] == r[RULES]:
+                    return -1
+            rows.append(r)
+        self.rows = rows
+        return i
+
+
+def put(buf, i, value, n):
+    """Write ``value`` little-endian in ``n`` bytes at ``buf[i]``; returns ``i + n``."""
+    for _ in range(n):
+        buf[i] = value & 0xFF
+        value >>= 8
+        i += 1
+    return i
+
+
+def get(data, i, n):
+    """The little-endian ``n``-byte value at ``data[i]`` (n <= 3: always below 2**30)."""
+    v = 0
+    for k in range(n - 1, -1, -1):
+        v = v << 8 | data[i + k]
+    return v
