@@ -1,0 +1,59 @@
+"""Saves in ``microcontroller.nvm`` on the device (no pins, no display).
+
+    from sultan.nvmsave import open_store
+    store = open_store()          # never raises
+    game = store.load(game)       # None: start a new game (store.message may say why)
+
+The PyBadge's SAMD51 has 8 KB of NVM; the two 1024-byte slots take the first
+2 KB.  A smaller NVM gets smaller slots (below a full game's 944 bytes a save
+keeps the statistics only); none at all, or one too small even for the
+statistics, gives a store that keeps everything in RAM and writes nothing.
+
+On the SAMD51 every NVM write erases and rewrites the whole 8 KB block, so the
+store writes only at checkpoints (see ``sultan.save.Store``).
+"""
+
+from sultan.save import SLOT_MAX, SLOT_MIN, Store
+
+
+class NvmRegion:
+    """``microcontroller.nvm`` (or any bytearray-like) from ``offset``, at most ``size`` bytes."""
+
+    def __init__(self, nvm, offset=0, size=2 * SLOT_MAX):
+        self.nvm = nvm
+        self.offset = offset
+        self.size = max(0, min(size, len(nvm) - offset))
+        self.fresh = False  # erased flash reads 0xFF: it cannot tell "never saved" from damage
+
+    def __len__(self):
+        return self.size
+
+    def read(self, offset, n):
+        a = self.offset + offset
+        return bytes(self.nvm[a:a + n])
+
+    def write(self, offset, data):
+        a = self.offset + offset
+        self.nvm[a:a + len(data)] = data  # one slice: one erase of the block
+
+
+def nvm_region(offset=0):
+    """An NvmRegion over ``microcontroller.nvm``, or None if there is none big enough."""
+    try:
+        import microcontroller
+
+        nvm = microcontroller.nvm
+    except (ImportError, AttributeError):
+        return None
+    try:
+        n = len(nvm)
+    except TypeError:  # nvm is None on boards without it
+        return None
+    if n - offset < 2 * SLOT_MIN:
+        return None
+    return NvmRegion(nvm, offset)
+
+
+def open_store(offset=0, max_pending=32, idle_ms=5000):
+    """A Store over the NVM (or a RAM-only one if the board has no usable NVM)."""
+    return Store(nvm_region(offset), max_pending, idle_ms)
