@@ -101,3 +101,33 @@ def test_engine_alone_fits_a_small_heap():
     )
     used = int(out)
     assert 0 < used < 32 * 1024  # measured figure and its 16 KB target: README, tools/bench_engine.py
+
+
+def test_classic_rules_run_without_allocating_on_micropython():
+    out = run_micropython(
+        "import gc\n"
+        "from sultan.engine import Game, RULES_CLASSIC, STATUS_NAMES\n"
+        "def measure(g, n):\n"
+        "    g.new_deal(n)\n"
+        "    gc.collect()\n"
+        "    gc.disable()\n"
+        "    a = gc.mem_alloc()\n"
+        "    s = g.autoplay()\n"
+        "    while g.undo() == 0:\n"
+        "        pass\n"
+        "    while g.redo() == 0:\n"
+        "        pass\n"
+        "    a = gc.mem_alloc() - a\n"
+        "    gc.enable()\n"
+        "    print(n, STATUS_NAMES[s], g.placed, a)\n"
+        "g = Game(deal=1, rules=RULES_CLASSIC)\n"
+        "for n in (1, 2, 3, 4, 5):\n"
+        "    measure(g, n)\n"
+    )
+    from sultan.engine import RULES_CLASSIC
+
+    for line in out.splitlines():
+        n, status, placed, allocated = line.split()
+        g = Game(deal=int(n), rules=RULES_CLASSIC)
+        assert status == ["playing", "won", "lost"][g.autoplay()] and int(placed) == g.placed
+        assert allocated == "0"

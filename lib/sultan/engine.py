@@ -28,7 +28,9 @@ from sultan.table import (  # noqa: F401  (re-exported: the engine's public name
 )
 
 RULES_SEED = const(0)  # divan refilled from the stock; redeals shuffle
-RULES_NAMES = ("seed",)  # room for a second ruleset (index 1) later
+RULES_CLASSIC = const(1)  # PySolFC's: the player parks talon cards in the divan; redeals don't shuffle
+RULES_NAMES = ("seed", "classic")
+PARK_DISTANCE = const(2)  # classic hint: park a talon card at most 2 ranks from fitting (tools: stats)
 
 PLAYING = const(0)
 WON = const(1)
@@ -52,12 +54,15 @@ R_NOTHING_TO_UNDO = const(9)
 R_NOTHING_TO_REDO = const(10)
 R_GAME_OVER = const(11)
 R_LOG_FULL = const(12)
+R_NOT_THESE_RULES = const(13)
+R_SLOT_TAKEN = const(14)
 
 # Action kinds, used in the move log and in hints.  A hint is packed as
 # kind << 8 | place << 4 | foundation (0 = no move left).
 A_TURN = const(1)
 A_PLAY = const(2)
 A_REDEAL = const(3)
+A_PARK = const(4)  # classic rules: talon top to an empty divan slot
 _KIND = const(0x0F)
 _F_MISSED = const(0x10)  # a turn made while something could be played
 
@@ -82,10 +87,11 @@ class Game(Table):
     """
 
     def __init__(self, deal=None, order=None, rules=RULES_SEED):
-        if rules != RULES_SEED:
+        if rules != RULES_SEED and rules != RULES_CLASSIC:
             raise ValueError("unknown rules %r" % (rules,))
         Table.__init__(self)
         self.rules = rules
+        self.refill = rules == RULES_SEED
         self.log = bytearray(2 * MAX_ACTIONS)  # 2 bytes an action: kind|flags, place<<4|f
         self.moves = 0  # actions in effect (undo lowers it)
         self.log_end = 0  # actions recorded; moves..log_end can be redone
@@ -131,9 +137,45 @@ class Game(Table):
         """PLAYING, WON or LOST."""
         if self.placed == cards.STOCK_SIZE:
             return WON
-        if self.stock_count or self.pass_no < PASSES or self.any_playable():
+        if self.stock_count or self.any_playable():
             return PLAYING
-        return LOST
+        if self.pass_no < PASSES and (self.refill or self.talon_count):
+            return PLAYING  # a redeal is left (classic: only worth it with a talon)
+        return PLAYING if self._park_uncovers() else LOST
+
+    def _park_uncovers(self):
+        # Classic rules: parking talon cards in the empty divan slots could
+        # uncover a playable talon card (the foundations don't change meanwhile).
+        if self.refill:
+            return False
+        free = 0
+        for i in range(DIVAN_SLOTS):
+            if not self.divan[i]:
+                free += 1
+        i = self.talon_count - 2
+        while free and i >= 0:
+            if self.where[self.talon[i]]:
+                return True
+            free -= 1
+            i -= 1
+        return False
+
+    def _free_slot(self):
+        for i in range(DIVAN_SLOTS):
+            if not self.divan[i]:
+                return i
+        return -1
+
+    def distance(self, card):
+        """How many cards its foundations need before ``card`` fits (0 = fits now, 99 = never)."""
+        best = 99
+        suit = card >> 4
+        rank = card & 15
+        for f in range(FOUNDATIONS):
+            need = self.need[f]
+            if need and need >> 4 == suit and rank >= need & 15 and rank - (need & 15) < best:
+                best = rank - (need & 15)
+        return best
 
     def can_undo(self):
         return self.moves > 0
@@ -156,9 +198,15 @@ class Game(Table):
             w = where[self.talon[self.talon_count - 1]]
             if w:
                 return A_PLAY << 8 | TALON << 4 | (w - 1)
+        if not self.refill and self.talon_count:
+            # classic: keep a soon-needed talon card from being buried by the next turn
+            slot = self._free_slot()
+            if slot >= 0 and (self.distance(self.talon[self.talon_count - 1]) <= PARK_DISTANCE
+                              or not self.stock_count and self._park_uncovers()):
+                return A_PARK << 8 | slot << 4
         if self.stock_count:
             return A_TURN << 8
-        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE:
+        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE and (self.refill or self.talon_count):
             return A_REDEAL << 8
         return 0
 
@@ -188,6 +236,22 @@ class Game(Table):
             return R_LOG_FULL
         flags = self._do_play(place, f)
         self._record(A_PLAY | flags, place << 4 | f)
+        return OK
+
+    def park(self, slot):
+        """Classic rules: move the talon's top card into empty divan slot ``slot``."""
+        if self.refill:
+            return R_NOT_THESE_RULES
+        if not 0 <= slot < DIVAN_SLOTS:
+            return R_BAD_PLACE
+        if self.divan[slot]:
+            return R_SLOT_TAKEN
+        if not self.talon_count:
+            return R_EMPTY
+        if self.moves >= MAX_ACTIONS:
+            return R_LOG_FULL
+        self._do_park(slot)
+        self._record(A_PARK, slot << 4)
         return OK
 
     def play_auto(self, place):
@@ -230,6 +294,8 @@ class Game(Table):
             self._undo_turn(kind & _F_MISSED)
         elif k == A_PLAY:
             self._undo_play(arg >> 4, arg & 15, kind)
+        elif k == A_PARK:
+            self._undo_park(arg >> 4)
         else:
             self._undo_redeal(arg)
         return OK
@@ -246,6 +312,8 @@ class Game(Table):
             self._do_turn(kind & _F_MISSED)
         elif k == A_PLAY:
             self._do_play(arg >> 4, arg & 15)
+        elif k == A_PARK:
+            self._do_park(arg >> 4)
         else:
             self._do_redeal()
         self.moves += 1
@@ -261,6 +329,8 @@ class Game(Table):
             self.turn()
         elif k == A_REDEAL:
             self.redeal()
+        elif k == A_PARK:
+            self.park((h >> 4) & 15)
         return h
 
     def autoplay(self, stop_at_pass_end=False):
@@ -270,6 +340,8 @@ class Game(Table):
         moves are the ones ``step()`` would make, recorded for undo alike; this
         loop only keeps the counters in locals because it runs a lot.
         """
+        if not self.refill:
+            return self._autoplay_steps(stop_at_pass_end)
         divan = self.divan
         stock = self.stock
         where = self.where
@@ -333,6 +405,15 @@ class Game(Table):
             self.log_end = mv
             if stop_at_pass_end or mv >= MAX_ACTIONS or self.redeal() != OK:
                 return self.status()
+
+    def _autoplay_steps(self, stop_at_pass_end):
+        # The general loop (classic rules): one canonical step at a time.
+        while self.moves < MAX_ACTIONS:
+            h = self.hint()
+            if not h or (stop_at_pass_end and h >> 8 == A_REDEAL):
+                break
+            self.step()
+        return self.status()
 
     # ---------------------------------------------------------------- the log
     def _record(self, kind, arg):

@@ -26,9 +26,16 @@ F_REFILL = const(0x20)  # flag: a divan play whose slot was refilled from the st
 
 
 class Table:
-    """The cards of one game, in preallocated buffers (about 480 bytes)."""
+    """The cards of one game, in preallocated buffers (about 480 bytes).
+
+    ``refill`` (seed rules) refills an emptied divan slot from the stock and
+    makes a redeal shuffle talon and divan together; without it (classic rules)
+    slots stay empty until a talon card is parked there, and a redeal turns the
+    talon over as it lies, leaving the divan alone.
+    """
 
     def __init__(self):
+        self.refill = True
         self.stock = bytearray(cards.STOCK_SIZE)  # stock[stock_count - 1] is the top
         # One talon buffer per pass: a redeal leaves the old one untouched, so
         # undo needs no copy of it.  talon[talon_count - 1] is the top.
@@ -134,7 +141,7 @@ class Table:
         self.placed += 1
         if place == TALON:
             self.talon_count -= 1
-        elif self.stock_count:
+        elif self.refill and self.stock_count:
             self.stock_count -= 1
             self.divan[place] = self.stock[self.stock_count]
             flags = F_REFILL
@@ -163,19 +170,36 @@ class Table:
         gathered = self.talon
         n = self.talon_count
         self.saved_talon[k] = n
-        for i in range(DIVAN_SLOTS):
-            c = self.divan[i]
-            self.saved_divan[k * DIVAN_SLOTS + i] = c
-            if c:
-                gathered[n] = c
-                n += 1
         self.rng_before[k] = self.rng
-        self.rng = rng.shuffle(self.stock, gathered, n, self.rng)
+        if self.refill:
+            for i in range(DIVAN_SLOTS):
+                c = self.divan[i]
+                self.saved_divan[k * DIVAN_SLOTS + i] = c
+                if c:
+                    gathered[n] = c
+                    n += 1
+            self.rng = rng.shuffle(self.stock, gathered, n, self.rng)
+        else:
+            # turned over: the talon's bottom card becomes the stock's top
+            for i in range(n):
+                self.stock[n - 1 - i] = gathered[i]
+            for i in range(DIVAN_SLOTS):
+                self.saved_divan[k * DIVAN_SLOTS + i] = self.divan[i]
         self.stock_count = n
         self.pass_no += 1
         self.talon = self.talons[k + 1]
         self.talon_count = 0
-        self._lay_divan()
+        if self.refill:
+            self._lay_divan()
+
+    def _do_park(self, slot):
+        self.talon_count -= 1
+        self.divan[slot] = self.talon[self.talon_count]
+
+    def _undo_park(self, slot):
+        self.talon[self.talon_count] = self.divan[slot]
+        self.talon_count += 1
+        self.divan[slot] = 0
 
     def _undo_redeal(self, k):
         self.talon = self.talons[k]

@@ -20,6 +20,8 @@ REASONS = (
     "nothing to redo",
     "the game is over",
     "move log is full",
+    "not under these rules",
+    "that divan slot is taken",
 )
 
 
