@@ -17,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 
 from sultan import cards  # noqa: E402
-from sultan.engine import MAX_DEAL, Game  # noqa: E402
+from sultan.engine import MAX_DEAL, RULES_NAMES, Game  # noqa: E402
 
 
 class UsageError(Exception):
@@ -78,6 +78,8 @@ def build_parser():
     play.add_argument("--stop-at-pass-end", action="store_true",
                       help="with --auto: stop when pass 1 has nothing left to do, before any redeal")
     play.add_argument("--json", action="store_true", help="print the state as JSON")
+    play.add_argument("--rules", choices=RULES_NAMES, default="seed",
+                      help="seed (default: divan refilled from the stock) or classic (PySolFC's Sultan)")
     return p
 
 
@@ -96,16 +98,20 @@ def emit(game, as_json, out):
 def play(args, out):
     if args.stop_at_pass_end and not args.auto:
         raise UsageError("--stop-at-pass-end needs --auto")
+    rules = RULES_NAMES.index(args.rules)
     if args.deals:
         lo, hi = parse_range(args.deals)
-        game = Game(deal=lo)
+        game = Game(deal=lo, rules=rules)
         for n in range(lo, hi + 1):
             game.new_deal(n)
             if args.auto:
                 game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
             emit(game, args.json, out)
         return 0
-    game = Game(order=parse_order(args.order)) if args.order else Game(deal=parse_deal(args.deal))
+    if args.order:
+        game = Game(order=parse_order(args.order), rules=rules)
+    else:
+        game = Game(deal=parse_deal(args.deal), rules=rules)
     if args.auto:
         game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
     emit(game, args.json, out)

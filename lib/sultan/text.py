@@ -4,7 +4,7 @@ Kept apart from ``sultan.engine`` so the device loads them only when needed.
 """
 
 from sultan import cards
-from sultan.engine import FOUNDATIONS, STATUS_NAMES
+from sultan.engine import FOUNDATIONS, RULES_NAMES, STATUS_NAMES
 
 REASONS = (
     "ok",
@@ -46,6 +46,7 @@ def snapshot(game):
     name = cards.name
     return {
         "deal": game.deal,
+        "rules": RULES_NAMES[game.rules],
         "status": STATUS_NAMES[game.status()],
         "pass": game.pass_no,
         "foundations": [name(game.foundation_card(f)) for f in range(FOUNDATIONS)],
