@@ -14,7 +14,7 @@ The device's built-in font has no spade/heart/diamond/club, hence all this.
 
 import displayio
 
-from sultan.compat import const
+from sultan import const
 
 try:
     import bitmaptools

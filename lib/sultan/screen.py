@@ -1,0 +1,300 @@
+"""The game screen on displayio: built once, then updated in place.
+
+``Screen(display)`` makes every displayio object the game ever shows (cards are
+TileGrids over the sprite sheet, text is ``bitmap_label``, the pyramid is a
+``GridLayout``) and sets ``display.root_group``.  ``update(ctrl)`` then only
+rewrites tiles, moves highlight rings, changes label text and hides or shows
+the overlay panel, touching nothing that did not change, so each refresh
+sends only the changed areas.  It never calls ``display.refresh()``: the main
+loop does, once per handled key.
+"""
+
+import displayio
+import terminalio
+from adafruit_display_text import bitmap_label
+from adafruit_displayio_layout.layouts.grid_layout import GridLayout
+
+from sultan import engine, sprites
+from sultan.controller import DEAL, MENU, MENU_ITEMS, OVER, PLAY, RULES
+from sultan.layout import CARD_H, CARD_W, F0, LINE_H, NONE, RING, STOCK, SULTAN, TALON, Layout
+
+TEXT = 0xFFFFFF
+MESSAGE = 0xFFE070
+CURSOR = 0xFFE000
+SELECTED = 0x00B8FF
+HINT = 0xFF40E0
+
+RULES_TEXT = (
+    "Build the 8 piles up in",
+    "suit to Q: on a K go A,2",
+    "..Q; on the A, 2..Q. The",
+    "sultan (K hearts) stays.",
+    "Play from the 6 divan",
+    "cards (refilled from the",
+    "stock) or the talon top.",
+    "Stock: 3 passes in all.",
+)
+HELP = {
+    PLAY: "",
+    MENU: "A: choose  B: close",
+    DEAL: "A: deal  B: cancel",
+    RULES: "any key: back",
+    OVER: "A:new B:undo START:again",
+}
+
+
+def pad(text, n):
+    """``text`` cut or padded with spaces to exactly ``n`` characters."""
+    if len(text) >= n:
+        return text[:n]
+    return text + " " * (n - len(text))
+
+
+def status_text(g, cols):
+    """The status line for game ``g`` in at most ``cols`` characters."""
+    s = "#%d pass %d/3 %d/95 miss %d" % (g.deal, g.pass_no, g.placed, g.missed)
+    if len(s) > cols:
+        s = "#%d p%d/3 %d/95 m%d" % (g.deal, g.pass_no, g.placed, g.missed)
+    return s
+
+
+class Screen:
+    """Every display object of the game, and how to bring them up to date."""
+
+    def __init__(self, display, font=None):
+        self.display = display
+        self.font = font or terminalio.FONT
+        lay = Layout(display.width, display.height)
+        self.layout = lay
+        self.sheet, self.palette = sprites.build_sheet()
+        self.root = displayio.Group(scale=lay.scale)
+        tw, th = sprites.TILE_W, sprites.TILE_H
+        # The felt.
+        self.root.append(displayio.TileGrid(
+            self.sheet, pixel_shader=self.palette, width=(lay.vw + tw - 1) // tw,
+            height=(lay.vh + th - 1) // th, tile_width=tw, tile_height=th, default_tile=sprites.T_FELT))
+        # Cards: one 2x3 TileGrid per place; the pyramid's nine in a GridLayout.
+        self.cards = {}
+        self.shown = {}  # place -> card byte on show (-1 unknown, 0 empty, 255 back)
+        px, py, pw, ph = lay.pyramid_rect()
+        self.pyramid = GridLayout(x=px, y=py, width=pw, height=ph, grid_size=(3, 3))
+        for place in range(F0, SULTAN + 1):
+            tg = self._card_grid()
+            col, row = _pyramid_cell(place)
+            self.pyramid.add_content(tg, grid_position=(col, row), cell_size=(1, 1))
+            self.cards[place] = tg
+        self.pyramid.layout_cells()
+        self.root.append(self.pyramid)
+        sultan = self.cards[SULTAN]
+        for i in range(6):
+            sultan[i] = sprites.T_SULTAN + i
+        for place in range(STOCK + 1):
+            x, y = lay.place_xy(place)
+            tg = self._card_grid(x, y)
+            self.cards[place] = tg
+            self.root.append(tg)
+        for place in self.cards:
+            self.shown[place] = -1
+        sx, sy = lay.place_xy(STOCK)
+        self.stock_label = self._label(2, TEXT, sprites.COLORS[sprites.BACK],
+                                       sx + CARD_W // 2 - 6, sy + CARD_H // 2 - 6)
+        self.root.append(self.stock_label)
+        # Highlight rings: hint (two), selection, cursor -- one bitmap, four palettes.
+        self.ring_bitmap = sprites.frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
+        hint_pal = sprites.frame_palette(HINT, None)
+        self.rings = []
+        for pal in (hint_pal, hint_pal, sprites.frame_palette(None, SELECTED),
+                    sprites.frame_palette(CURSOR, None)):
+            tg = displayio.TileGrid(self.ring_bitmap, pixel_shader=pal)
+            tg.hidden = True
+            self.rings.append(tg)
+            self.root.append(tg)
+        self.ring_at = [NONE, NONE, NONE, NONE]
+        # Status and message lines; chips draw cards inside the message.
+        cols = lay.text_cols
+        self.cols = cols
+        x, y = lay.status_xy
+        self.status = self._label(cols, TEXT, None, x, y)
+        x, y = lay.message_xy
+        self.message = self._label(cols, MESSAGE, None, x, y)
+        self.root.append(self.status)
+        self.root.append(self.message)
+        self.chips = []
+        for _ in range(2):
+            tg = displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=2, height=1,
+                                    tile_width=tw, tile_height=th, x=x, y=y + 1)
+            tg.hidden = True
+            self.chips.append(tg)
+            self.root.append(tg)
+        self.chip_state = [None, None]
+        # The overlay: menu, deal number, rules, won/lost.
+        self.overlay = displayio.Group()
+        ptw, pth = lay.panel_tiles
+        self.overlay.append(displayio.TileGrid(
+            self.sheet, pixel_shader=self.palette, width=ptw, height=pth, tile_width=tw,
+            tile_height=th, default_tile=sprites.T_PANEL, x=0, y=lay.panel_y))
+        self.overlay_cols = (lay.vw - 8) // 6
+        self.overlay_lines = lay.panel_lines
+        self.overlay_text = bitmap_label.Label(
+            self.font, text=self._block(()), color=TEXT, background_color=sprites.COLORS[sprites.PANEL],
+            line_spacing=LINE_H / 12, anchor_point=(0, 0), anchored_position=(4, lay.panel_y + 3))
+        self.overlay.append(self.overlay_text)
+        self.overlay.hidden = True
+        self.root.append(self.overlay)
+        self.texts = {}  # label -> text on show
+        self._tiles = bytearray(6)
+        display.root_group = self.root
+
+    # ------------------------------------------------------------ building
+    def _card_grid(self, x=0, y=0):
+        return displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=2, height=3,
+                                  tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
+                                  default_tile=sprites.T_EMPTY, x=x, y=y)
+
+    def _label(self, cols, color, background, x, y):
+        return bitmap_label.Label(self.font, text=" " * cols, color=color, background_color=background,
+                                  anchor_point=(0, 0), anchored_position=(x, y))
+
+    def _block(self, lines):
+        out = []
+        for i in range(self.overlay_lines):
+            out.append(pad(lines[i] if i < len(lines) else "", self.overlay_cols))
+        return "\n".join(out)
+
+    # ------------------------------------------------------------- updating
+    def _text(self, label, text):
+        if self.texts.get(label) != text:
+            self.texts[label] = text
+            label.text = text
+
+    def _hide(self, obj, hidden):
+        if obj.hidden != hidden:
+            obj.hidden = hidden
+
+    def _show_card(self, place, card):
+        if self.shown[place] == card:
+            return
+        self.shown[place] = card
+        tg = self.cards[place]
+        t = self._tiles
+        if card == 255:
+            for i in range(6):
+                t[i] = sprites.T_BACK + i
+        else:
+            sprites.face_tiles(card, t)
+        for i in range(6):
+            tg[i] = t[i]
+
+    def _ring(self, i, place):
+        if self.ring_at[i] == place:
+            return
+        self.ring_at[i] = place
+        tg = self.rings[i]
+        if place == NONE:
+            tg.hidden = True
+            return
+        x, y, _w, _h = self.layout.ring_rect(place)
+        tg.x = x
+        tg.y = y
+        tg.hidden = False
+
+    def update(self, ctrl):
+        """Make the screen show ``ctrl`` (a ``sultan.controller.Controller``)."""
+        g = ctrl.game
+        for place in range(TALON + 1):
+            self._show_card(place, g.card_at(place))
+        for f in range(8):
+            self._show_card(F0 + f, g.foundation_card(f))
+        self._show_card(STOCK, 255 if g.stock_count else 0)
+        self._hide(self.stock_label, not g.stock_count)
+        if g.stock_count:
+            self._text(self.stock_label, "%2d" % g.stock_count)
+        playing = ctrl.mode == PLAY
+        # Rings: hint source and target, selection, cursor.
+        h0 = h1 = NONE
+        h = ctrl.hint
+        if h and playing:
+            k = engine.hint_kind(h)
+            if k == engine.A_PLAY:
+                h0 = engine.hint_place(h)
+                h1 = F0 + engine.hint_foundation(h)
+            elif k == engine.A_PARK:
+                h0 = TALON
+                h1 = engine.hint_place(h)
+            else:
+                h0 = STOCK
+        self._ring(0, h0)
+        self._ring(1, h1)
+        self._ring(2, ctrl.selected if playing else NONE)
+        self._ring(3, ctrl.cursor if playing else NONE)
+        self._text(self.status, pad(status_text(g, self.cols), self.cols))
+        self._message(ctrl.message or HELP[ctrl.mode], ctrl.message_cards)
+        self._overlay(ctrl)
+
+    def _message(self, text, cards):
+        """The message line; each "%c" becomes a small card (rank and suit tiles)."""
+        out = ""
+        n = 0
+        i = text.find("%c")
+        while i >= 0 and n < 2:
+            out += text[:i]
+            self._chip(n, len(out), cards[n])
+            out += "    "
+            n += 1
+            text = text[i + 2:]
+            i = text.find("%c")
+        out += text
+        while n < 2:
+            self._chip(n, -1, 0)
+            n += 1
+        self._text(self.message, pad(out, self.cols))
+
+    def _chip(self, n, col, card):
+        state = (col, card) if col >= 0 and card else None
+        if self.chip_state[n] == state:
+            return
+        self.chip_state[n] = state
+        tg = self.chips[n]
+        if state is None:
+            tg.hidden = True
+            return
+        t = sprites.face_tiles(card, self._tiles)
+        tg[0] = t[0]
+        tg[1] = t[1]
+        tg.x = self.layout.message_xy[0] + 6 * col + 1
+        tg.hidden = False
+
+    def _overlay(self, ctrl):
+        mode = ctrl.mode
+        self._hide(self.overlay, mode == PLAY)
+        if mode == PLAY:
+            return
+        g = ctrl.game
+        if mode == MENU:
+            lines = []
+            for i in range(len(MENU_ITEMS)):
+                item = MENU_ITEMS[i]
+                if item == "Autoplay":
+                    item += ": on" if ctrl.autoplay else ": off"
+                lines.append(("> " if i == ctrl.menu_index else "  ") + item)
+        elif mode == DEAL:
+            digits = "".join(str(d) for d in ctrl.digits)
+            lines = ("Choose deal number", "", "   " + digits,
+                     "   " + " " * ctrl.digit_pos + "^", "",
+                     "UP/DOWN: change digit", "LEFT/RIGHT: move")
+        elif mode == RULES:
+            lines = RULES_TEXT
+        else:
+            won = g.status() == engine.WON
+            lines = ("   * YOU WON! *" if won else "   NO MOVES LEFT", "",
+                     "deal     %d" % g.deal, "placed   %d of 95" % g.placed,
+                     "missed   %d" % g.missed, "moves    %d" % g.moves,
+                     "passes   %d of 3" % g.pass_no)
+        self._text(self.overlay_text, self._block(lines))
+
+
+def _pyramid_cell(place):
+    if place == SULTAN:
+        return 1, 1
+    f = place - F0
+    return ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2))[f]
