@@ -3,7 +3,6 @@
 from helpers import FULL_PACK, all_cards, fingerprint, with_prefix
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sultan import engine
 from sultan.engine import RULES_CLASSIC, TALON, Game
 

@@ -4,7 +4,6 @@ import json
 
 import pytest
 from conftest import run_micropython
-
 from sultan.engine import Game
 
 pytestmark = pytest.mark.micropython
@@ -50,7 +49,7 @@ def test_same_deals_and_redeal_shuffles_as_cpython():
     )
     lines = out.splitlines()
     assert len(lines) == len(deals)
-    for n, line in zip(deals, lines):
+    for n, line in zip(deals, lines, strict=True):
         g = Game(deal=n)
         first = cpython_snap(g)
         g.autoplay()

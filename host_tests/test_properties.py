@@ -3,7 +3,6 @@
 from helpers import FULL_PACK, all_cards, fingerprint
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sultan import engine
 from sultan.engine import Game
 

@@ -6,7 +6,6 @@ import re
 from helpers import FULL_PACK, all_cards
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sultan import cards, rng
 from sultan.engine import Game
 

@@ -2,9 +2,15 @@
 
 import pytest
 from helpers import (
-    FULL_PACK, C, Reference, all_cards, deal_order, fingerprint, winning_order, with_prefix,
+    FULL_PACK,
+    C,
+    Reference,
+    all_cards,
+    deal_order,
+    fingerprint,
+    winning_order,
+    with_prefix,
 )
-
 from sultan import cards, engine
 from sultan.engine import TALON, Game
 

@@ -1,7 +1,6 @@
 """Undo and redo: unlimited within a game, exact across redeals."""
 
 from helpers import fingerprint
-
 from sultan import engine
 from sultan.engine import Game
 

@@ -109,7 +109,8 @@ def main():
     print("MicroPython VM (-X heapsize=64K): %.0f whole games/s" % mp["games_per_s"])
     print("MicroPython heap after import: %d bytes; after import + one game: %d bytes"
           % (mp["import"], mp["import_game"]))
-    print("MicroPython heap allocated per move (autoplay, undo, redo, step; gc off): %.2f bytes" % mp["per_move"])
+    print("MicroPython heap allocated per move (autoplay, undo, redo, step; gc off): %.2f bytes"
+          % mp["per_move"])
 
 
 if __name__ == "__main__":

@@ -14,8 +14,7 @@ Usage::
     print(g.snapshot())
 """
 
-from sultan import cards, rng
-from sultan import const
+from sultan import cards, const, rng
 from sultan.table import (  # noqa: F401  (re-exported: the engine's public names)
     DIVAN_SLOTS,
     F_BASE,

@@ -9,8 +9,7 @@ column), ``TALON`` (6) for the talon's top card.  Foundations 0..7 in layout
 order (see ``cards.LAYOUT``); the sultan is not a foundation.
 """
 
-from sultan import cards, rng
-from sultan import const
+from sultan import cards, const, rng
 
 DIVAN_SLOTS = const(6)
 TALON = const(6)  # the "place" index of the talon's top card
