@@ -26,7 +26,6 @@ class _Parser(argparse.ArgumentParser):
 def render(deal, size, script="", scale=1):
     """(image, controller) after playing ``script`` on deal ``deal`` at ``size`` ("WxH")."""
     from headless_display import HeadlessDisplay
-
     from sultan import app, keys
 
     w, h = (int(v) for v in size.split("x"))

@@ -11,8 +11,7 @@ selected card there, A on the stock turns a card (or redeals); B cancels a
 selection, else undoes; START turns from anywhere; SELECT opens the menu.
 """
 
-from sultan import engine, keys
-from sultan import const
+from sultan import const, engine, keys
 from sultan.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN, TALON
 
 PLAY = const(0)

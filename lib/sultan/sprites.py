@@ -102,7 +102,7 @@ def _glyph(bmp, tiles, rows, cx, cy, value, scale=1):
     """Paint a bit-string glyph at card position (cx, cy)."""
     y = cy
     for row in rows.split():
-        for s in range(scale):
+        for _s in range(scale):
             x = cx
             for ch in row:
                 if ch == "#":
