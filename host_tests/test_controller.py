@@ -1,0 +1,218 @@
+"""The controller: whole deals by button presses, navigation, refusals, menu."""
+
+import pytest
+from sultan import engine, keys
+from sultan.controller import (
+    DEAL,
+    M_AUTO,
+    M_CHOOSE,
+    MENU,
+    MENU_ITEMS,
+    OVER,
+    PLAY,
+    Controller,
+    move,
+    route,
+)
+from sultan.layout import F0, GRID, NONE, STOCK, SULTAN, TALON
+
+STOPS = [p for p in GRID if p != NONE and p != SULTAN]
+DIRS = (keys.RIGHT, keys.LEFT, keys.DOWN, keys.UP)
+
+
+def press_all(ctrl, script):
+    for k in script:
+        ctrl.press(k)
+
+
+def script_for(deal, style=0):
+    """Button presses that play ``deal`` the way the canonical policy does.
+
+    style 0: select + walk to the foundation + A; style 1: double-A; style 2 mixes,
+    and turns the stock with the cursor on it instead of START.
+    """
+    g = engine.Game(deal=deal)
+    cursor = 0
+    out = []
+    n = 0
+    while True:
+        h = g.hint()
+        k = engine.hint_kind(h)
+        if not h:
+            break
+        if k == engine.A_PLAY:
+            p = engine.hint_place(h)
+            f = F0 + engine.hint_foundation(h)
+            out += route(cursor, p) + [keys.A]
+            if style == 1 or (style == 2 and n % 2):
+                out.append(keys.A)
+                cursor = p
+            else:
+                out += route(p, f) + [keys.A]
+                cursor = f
+        elif k == engine.A_TURN and not (style == 2 and n % 3 == 0):
+            out.append(keys.START)
+        else:
+            out += route(cursor, STOCK) + [keys.A]
+            cursor = STOCK
+        g.step()
+        n += 1
+    return out
+
+
+@pytest.mark.parametrize("deal,style", [(1, 0), (7, 1), (42, 2), (123456789, 2)])
+def test_whole_deal_by_buttons_matches_autoplay(deal, style):
+    ref = engine.Game(deal=deal)
+    status = ref.autoplay()
+    script = script_for(deal, style)
+    assert len(script) > 100
+    ctrl = Controller(engine.Game(deal=deal))
+    press_all(ctrl, script)
+    assert ctrl.game.snapshot() == ref.snapshot()
+    assert ctrl.game.status() == status != engine.PLAYING
+    assert ctrl.mode == OVER
+
+
+def test_won_deal_reaches_won_screen():
+    # Find a deal the canonical policy wins among the first few hundred.
+    for deal in range(1, 400):
+        g = engine.Game(deal=deal)
+        if g.autoplay() == engine.WON:
+            break
+    else:
+        pytest.skip("no won deal found")
+    ctrl = Controller(engine.Game(deal=deal))
+    press_all(ctrl, script_for(deal, 1))
+    assert ctrl.game.status() == engine.WON
+    assert ctrl.game.placed == 95
+    assert ctrl.mode == OVER
+
+
+def test_autoplay_on_needs_only_start():
+    ref = engine.Game(deal=7)
+    ref.autoplay()
+    ctrl = Controller(engine.Game(deal=7))
+    press_all(ctrl, [keys.SELECT] + [keys.DOWN] * M_AUTO + [keys.A])
+    assert ctrl.autoplay and ctrl.mode == PLAY
+    for _ in range(500):
+        if ctrl.mode == OVER:
+            break
+        ctrl.press(keys.START)
+    assert ctrl.game.snapshot() == ref.snapshot()
+
+
+def test_every_direction_moves_and_every_place_reachable():
+    for p in STOPS:
+        seen = set()
+        for k in DIRS:
+            q = move(p, k)
+            assert q in STOPS and q != p, (p, k, q)
+            seen.add(q)
+        for q in STOPS:
+            r = route(p, q)
+            c = p
+            for k in r:
+                c = move(c, k)
+            assert c == q
+    # The pyramid: left of the top-centre foundation is the top-left one; the sultan is skipped.
+    assert move(F0 + 1, keys.LEFT) == F0 + 0
+    assert move(F0 + 3, keys.RIGHT) == F0 + 4
+    assert move(F0 + 6, keys.UP) == F0 + 1
+    assert move(TALON, keys.DOWN) == STOCK
+    assert move(5, keys.RIGHT) == 2  # bottom right divan wraps round the empty corner
+
+
+def test_cursor_is_never_lost():
+    ctrl = Controller(engine.Game(deal=3))
+    import random
+
+    r = random.Random(5)
+    for _ in range(2000):
+        ctrl.press(r.randrange(8))
+        assert ctrl.cursor in STOPS
+        assert ctrl.selected == NONE or 0 <= ctrl.selected <= TALON
+        if ctrl.mode == PLAY and ctrl.selected != NONE:
+            assert ctrl.game.card_at(ctrl.selected)
+
+
+def test_refused_move_says_why_and_changes_nothing():
+    g = engine.Game(deal=7)
+    ctrl = Controller(g)
+    # Find a divan slot and a foundation it does not fit on.
+    slot = next(i for i in range(6) if g.divan[i])
+    card = g.divan[slot]
+    f = next(f for f in range(8) if g.need[f] != card and g.need[f])
+    before = g.snapshot()
+    press_all(ctrl, route(0, slot) + [keys.A])
+    assert ctrl.selected == slot
+    press_all(ctrl, route(slot, F0 + f) + [keys.A])
+    assert g.snapshot() == before
+    assert ctrl.message == "%c does not fit on %c"
+    assert ctrl.message_cards == [card, g.foundation_card(f)]
+    assert ctrl.selected == slot  # still selected: try another foundation
+    ctrl.press(keys.B)
+    assert ctrl.selected == NONE and g.snapshot() == before
+
+
+def test_b_undoes_and_start_turns():
+    g = engine.Game(deal=7)
+    ctrl = Controller(g)
+    ctrl.press(keys.START)
+    assert g.stock_count == 88 and g.talon_count == 1
+    ctrl.press(keys.B)
+    assert g.stock_count == 89 and g.talon_count == 0 and ctrl.message == "undone"
+    ctrl.press(keys.B)
+    assert ctrl.message == "nothing to undo"
+
+
+def test_empty_place_and_foundation_without_selection():
+    g = engine.Game(deal=7)
+    ctrl = Controller(g)
+    press_all(ctrl, route(0, TALON) + [keys.A])
+    assert ctrl.selected == NONE and ctrl.message == "no card there"
+    press_all(ctrl, route(TALON, F0) + [keys.A])
+    assert ctrl.message == "select a card first"
+
+
+def test_menu_choose_deal_number():
+    ctrl = Controller(engine.Game(deal=7))
+    press_all(ctrl, [keys.SELECT])
+    assert ctrl.mode == MENU and len(MENU_ITEMS) == 8
+    press_all(ctrl, [keys.DOWN] * M_CHOOSE + [keys.A])
+    assert ctrl.mode == DEAL and ctrl.deal_number() == 7
+    # 7 -> 12: the ones digit down five times, the tens digit up once.
+    press_all(ctrl, [keys.DOWN] * 5 + [keys.LEFT, keys.UP, keys.A])
+    assert ctrl.mode == PLAY and ctrl.game.deal == 12
+    assert ctrl.game.snapshot() == engine.Game(deal=12).snapshot()
+
+
+def test_menu_new_random_deal_and_restart():
+    ctrl = Controller(engine.Game(deal=7), rand_deal=lambda: 4242)
+    ctrl.press(keys.START)
+    press_all(ctrl, [keys.SELECT, keys.A])
+    assert ctrl.game.deal == 4242 and ctrl.game.moves == 0
+    ctrl.press(keys.START)
+    press_all(ctrl, [keys.SELECT, keys.DOWN, keys.DOWN, keys.A])
+    assert ctrl.game.snapshot() == engine.Game(deal=4242).snapshot()
+
+
+def test_hint_from_menu():
+    g = engine.Game(deal=7)
+    ctrl = Controller(g)
+    press_all(ctrl, [keys.SELECT] + [keys.UP] * 3 + [keys.A])  # up from the top wraps: Hint
+    assert ctrl.hint == g.hint() != 0
+    assert ctrl.message.startswith("hint") and ctrl.mode == PLAY
+    ctrl.press(keys.RIGHT)
+    assert ctrl.hint == 0
+
+
+def test_lost_screen_and_undo_back():
+    for deal in range(1, 50):
+        g = engine.Game(deal=deal)
+        if g.autoplay() == engine.LOST:
+            break
+    ctrl = Controller(engine.Game(deal=deal))
+    press_all(ctrl, script_for(deal, 0))
+    assert ctrl.mode == OVER and ctrl.game.status() == engine.LOST
+    ctrl.press(keys.B)
+    assert ctrl.mode == PLAY and ctrl.game.status() == engine.PLAYING
