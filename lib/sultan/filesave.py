@@ -12,7 +12,8 @@ MicroPython), so a reader sees the old file or the new one, never a mix.
 
 import os
 
-from sultan.save import SLOT_MAX, Store
+from sultan.save import SLOT_MAX
+from sultan.store import Store
 
 
 def default_path():

@@ -13,7 +13,8 @@ On the SAMD51 every NVM write erases and rewrites the whole 8 KB block, so the
 store writes only at checkpoints (see ``sultan.save.Store``).
 """
 
-from sultan.save import SLOT_MAX, SLOT_MIN, Store
+from sultan.save import SLOT_MAX, SLOT_MIN
+from sultan.store import Store
 
 
 class NvmRegion:

@@ -1,0 +1,239 @@
+"""The two-slot store: the game and the statistics in a byte region, written sparingly.
+
+A region is anything with ``len()``, ``read(offset, n)`` and ``write(offset,
+data)`` (and optionally ``fresh``: True while it has never held a save).  The
+store splits it into two slots of up to 1024 bytes (the record format is in
+``sultan.save``), writes them in turn with a rising sequence number, and
+reads back the valid record with the higher number.
+
+Regions: ``MemoryRegion`` here (RAM), ``sultan.nvmsave`` (the device's NVM),
+``sultan.filesave`` (a file, replaced atomically).
+"""
+
+from sultan import const, engine
+from sultan.save import ORDER_BYTES, SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, parse, record_size, restore
+from sultan.stats import Stats
+
+DAMAGED = "save data was damaged; starting a new game"
+_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29
+_TICKS_HALF = const(0x10000000)
+
+
+# ------------------------------------------------------------- byte regions
+class MemoryRegion:
+    """A byte region in RAM (tests, and boards without a usable NVM)."""
+
+    def __init__(self, size=2 * SLOT_MAX, fill=0xFF, data=None):
+        if data is not None:  # bytes found somewhere: whatever they are, they are not "fresh"
+            self.data = bytearray(data)
+            self.fresh = False
+        else:
+            self.data = bytearray(size)
+            for i in range(size):
+                self.data[i] = fill
+            self.fresh = True  # never held a save: an empty region is not "damaged"
+
+    def __len__(self):
+        return len(self.data)
+
+    def read(self, offset, n):
+        return bytes(self.data[offset:offset + n])
+
+    def write(self, offset, data):
+        self.data[offset:offset + len(data)] = data
+        self.fresh = False
+
+
+def ticks_diff(now, then):
+    """``now - then`` for millisecond ticks that wrap at 2**29 (supervisor.ticks_ms)."""
+    d = (now - then) & _TICKS_MASK
+    return d - (_TICKS_MASK + 1) if d >= _TICKS_HALF else d
+
+
+# ------------------------------------------------------------- the store
+class Store:
+    """The game and the statistics in a two-slot byte region.
+
+    The app calls ``load(game)`` once at power-on and ``save(game)`` after
+    every action the player takes (and after starting a new game).  Writes
+    are spared: ``save`` writes at once only when a game is decided or a pass
+    ends (a redeal), otherwise after ``max_pending`` unsaved actions; the app's
+    loop calls ``idle(ticks_ms)`` so that unsaved actions are written once the
+    player has paused for ``idle_ms``; ``flush()`` writes what is pending.
+    ``region`` None (no NVM) keeps everything in RAM and never fails.
+    """
+
+    def __init__(self, region, max_pending=32, idle_ms=5000):
+        self.region = region
+        size = len(region) if region is not None else 0
+        self.slot_size = min(SLOT_MAX, size // 2)
+        self.enabled = self.slot_size >= SLOT_MIN
+        self.buf = bytearray(self.slot_size if self.enabled else 0)
+        self.order = bytearray(ORDER_BYTES)
+        self.max_pending = max_pending
+        self.idle_ms = idle_ms
+        self.stats = Stats()
+        self.message = None  # DAMAGED after a load found damage; take_message() clears it
+        self.error = None  # the last write error, if the region refused a write
+        self.writes = 0
+        self.bytes_written = 0
+        self.seq = 0
+        self.slot_next = 0
+        self.game_no = 0
+        self.recorded = 0
+        self.pending = 0
+        self._game = None
+        self._deal = -1
+        self._rules = 0
+        self._moves = 0
+        self._end = 0
+        self._placed = 0
+        self._pass = 1
+        self._mark = -1  # ticks of the first idle() call after a change
+        self._force_new = False
+
+    # ------------------------------------------------------------ loading
+    def load(self, game=None):
+        """The saved game (replayed into ``game`` if given), or None.
+
+        The game returned is ``game`` itself unless the save is of another
+        ruleset than ``game``'s; then it is a new Game of the saved rules.
+
+        None means "start a new game": nothing was saved, or what was there is
+        damaged (then ``message`` says so, once, and a clean record replaces it).
+        """
+        self.message = None
+        if not self.enabled:
+            return None
+        best = None
+        best_data = None
+        best_slot = 0
+        for s in range(2):
+            try:
+                data = self.region.read(s * self.slot_size, self.slot_size)
+            except (OSError, ValueError):
+                data = b""
+            rec = parse(data)
+            if rec is not None and (best is None or rec.seq > best.seq):
+                best = rec
+                best_data = data
+                best_slot = s
+        if best is None:
+            if not getattr(self.region, "fresh", False):
+                self._damaged(game)
+            return None
+        self.seq = best.seq
+        self.slot_next = 1 - best_slot
+        self.game_no = best.game_no
+        self.recorded = best.recorded
+        self.stats = best.stats
+        if not best.has_game:
+            return None
+        loaded = restore(best, best_data, game)
+        if loaded is None:
+            self._damaged(game)
+            return None
+        self._see(loaded)
+        if loaded.status() != engine.PLAYING and self.recorded != self.game_no:
+            self._decide(loaded)
+            self.pending += 1
+        return loaded
+
+    def _damaged(self, game):
+        self.message = DAMAGED
+        self._write(None)  # replace it now, so the message is shown once
+
+    def take_message(self):
+        m = self.message
+        self.message = None
+        return m
+
+    # ------------------------------------------------------------ saving
+    def save(self, game, now_ms=None):
+        """Note the state of ``game`` after a player action; returns True if written."""
+        if self._observe(game) or self.pending >= self.max_pending:
+            return self._write(game)
+        if now_ms is not None and self.pending:
+            self._mark = now_ms
+        return False
+
+    def new_game(self, game):
+        """Tell the store a new game has begun in ``game`` (an unfinished one is counted lost)."""
+        self._force_new = True
+        return self.save(game)
+
+    def idle(self, now_ms):
+        """Call from the main loop: writes pending actions after ``idle_ms`` without any."""
+        if not self.pending or self._game is None:
+            return False
+        if self._mark < 0:
+            self._mark = now_ms
+            return False
+        if ticks_diff(now_ms, self._mark) >= self.idle_ms:
+            return self._write(self._game)
+        return False
+
+    def flush(self):
+        """Write pending changes now (leaving the game, closing the simulator)."""
+        if self.pending and self._game is not None:
+            return self._write(self._game)
+        return False
+
+    def _observe(self, game):
+        """Account for ``game``'s new state; True if it must be written at once."""
+        new = (self._force_new or self._deal < 0 or game is not self._game or game.deal != self._deal
+               or game.rules != self._rules or (game.log_end == 0 and self._end > 0))
+        urgent = False
+        if new:
+            # The game left behind counts (as lost) if it had begun and was not decided.
+            # Not urgent: until the next write a power cut brings that game back, uncounted.
+            if self._deal >= 0 and self._end > 0 and self.recorded != self.game_no:
+                self.stats.record(self._rules, False, self._placed)
+                self.recorded = self.game_no
+            self.game_no = min(SEQ_MAX, self.game_no + 1)
+            self._force_new = False
+            self.pending += 1
+        else:
+            if game.moves != self._moves or game.log_end != self._end:
+                self.pending += 1
+            if game.pass_no != self._pass:
+                urgent = True  # a redeal (or its undo): the end of a pass is a checkpoint
+        if game.status() != engine.PLAYING and self.recorded != self.game_no:
+            self._decide(game)
+            urgent = True
+        self._see(game)
+        self._mark = -1
+        return urgent
+
+    def _decide(self, game):
+        self.stats.record(game.rules, game.status() == engine.WON, game.placed)
+        self.recorded = self.game_no
+
+    def _see(self, game):
+        self._game = game
+        self._deal = game.deal
+        self._rules = game.rules
+        self._moves = game.moves
+        self._end = game.log_end
+        self._placed = game.placed
+        self._pass = game.pass_no
+
+    def _write(self, game):
+        self.pending = 0
+        self._mark = -1
+        if not self.enabled:
+            return False
+        if game is not None and record_size(self.stats, game) > self.slot_size:
+            game = None  # a small NVM keeps the statistics only
+        seq = self.seq + 1 if self.seq < SEQ_MAX else 1
+        n = encode(self.buf, seq, self.stats, self.game_no, self.recorded, game, self.order)
+        try:
+            self.region.write(self.slot_next * self.slot_size, memoryview(self.buf)[:n])
+        except (OSError, ValueError) as err:
+            self.error = err
+            return False
+        self.seq = seq
+        self.slot_next ^= 1
+        self.writes += 1
+        self.bytes_written += n
+        return True
