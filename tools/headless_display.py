@@ -7,11 +7,16 @@ It also records what each refresh sent (``last_areas``, ``refreshes``), which
 ``tools/bench_screen.py`` turns into figures.
 """
 
-import busdisplay
-import displayio
+import contextlib
+import io
+
 import numpy as np
-from displayio._area import Area
 from PIL import Image
+
+with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86 is not fully supported"
+    import busdisplay
+    import displayio
+    from displayio._area import Area
 
 
 class HeadlessDisplay(busdisplay.BusDisplay):
