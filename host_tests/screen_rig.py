@@ -1,0 +1,134 @@
+"""A headless screen rig for the screenshot tests and the screen benchmark.
+
+``Rig("160x128", deal=7)`` runs the real start-up (``sultan.app.start``) on a
+``HeadlessDisplay``; ``rig.press("RIGHT A")`` handles keys exactly as the main
+loop does (controller, screen update, one refresh each) and returns the
+framebuffer before and after.
+"""
+
+import os
+
+import numpy as np
+from headless_display import HeadlessDisplay, rgb565, to_image
+from sultan import app, keys, sprites
+from sultan.layout import CARD_H, CARD_W
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE = os.path.join(HERE, "reference")
+FAILURES = os.path.join(HERE, "_failures")
+
+
+class Rig:
+    def __init__(self, size, deal=7):
+        w, h = (int(v) for v in size.split("x"))
+        self.size = size
+        self.display = HeadlessDisplay(w, h)
+        self.ctrl, self.screen = app.start(self.display, deal=deal, rand_deal=lambda: 1)
+        self.layout = self.screen.layout
+        self.scale = self.layout.scale
+
+    @property
+    def game(self):
+        return self.ctrl.game
+
+    def fb(self):
+        return self.display.pixels()
+
+    def press(self, script):
+        """Press keys as the main loop does; returns (framebuffer before, after)."""
+        before = self.fb()
+        for k in keys.parse(script):
+            self.ctrl.press(k)
+            self.screen.update(self.ctrl)
+            self.display.refresh()
+        return before, self.fb()
+
+    def redraw(self):
+        """Bring the screen up to date after changing the game directly."""
+        self.screen.update(self.ctrl)
+        self.display.refresh()
+
+    def image(self):
+        return to_image(self.display.framebuffer)
+
+    def virtual(self, fb, vx, vy):
+        """The colour of virtual pixel (vx, vy), checking its scaled block is uniform."""
+        s = self.scale
+        block = fb[vy * s:(vy + 1) * s, vx * s:(vx + 1) * s]
+        assert (block == block[0, 0]).all(), "scaled pixel (%d, %d) not uniform" % (vx, vy)
+        return int(block[0, 0])
+
+    def region(self, fb, rect):
+        """The real-pixel block of a virtual rect (x, y, w, h)."""
+        s = self.scale
+        x, y, w, h = rect
+        return fb[y * s:(y + h) * s, x * s:(x + w) * s]
+
+    def card_rect(self, place):
+        x, y = self.layout.place_xy(place)
+        return x, y, CARD_W, CARD_H
+
+
+def color(index):
+    """RGB565 of palette index ``index`` of the sprite sheet."""
+    return rgb565(sprites.COLORS[index])
+
+
+def glyph_errors(rig, fb, origin, rows, cx, cy, ink, bg=sprites.FACE):
+    """Pixels of a bit-string glyph at (cx, cy) from virtual ``origin`` that are not as drawn."""
+    x0, y0 = origin
+    bad = []
+    y = cy
+    for row in rows.split():
+        x = cx
+        for ch in row:
+            want = color(ink) if ch == "#" else color(bg)
+            got = rig.virtual(fb, x0 + x, y0 + y)
+            if got != want:
+                bad.append((x, y, hex(got), hex(want)))
+            x += 1
+        y += 1
+    return bad
+
+
+def changed_mask(a, b):
+    return a != b
+
+
+def outside(mask, rig, rects):
+    """How many changed real pixels lie outside all the virtual ``rects``."""
+    m = mask.copy()
+    s = rig.scale
+    for x, y, w, h in rects:
+        m[max(0, y * s):(y + h) * s, max(0, x * s):(x + w) * s] = False
+    return int(m.sum())
+
+
+def save_failure(name, img):
+    os.makedirs(FAILURES, exist_ok=True)
+    path = os.path.join(FAILURES, name + ".png")
+    img.save(path)
+    return path
+
+
+def reference_diff(name, img):
+    """Compare ``img`` with host_tests/reference/<name>.png; rewrite it when SULTAN_REGEN=1.
+
+    Returns None when equal, else a description (and the actual image is saved).
+    """
+    path = os.path.join(REFERENCE, name + ".png")
+    if os.environ.get("SULTAN_REGEN") == "1":
+        os.makedirs(REFERENCE, exist_ok=True)
+        img.save(path, optimize=True)
+        return None
+    if not os.path.exists(path):
+        return "no reference %s (regenerate: SULTAN_REGEN=1 pytest host_tests/test_screen.py)" % path
+    from PIL import Image
+
+    want = np.asarray(Image.open(path).convert("RGB"))
+    got = np.asarray(img.convert("RGB"))
+    if want.shape == got.shape and (want == got).all():
+        return None
+    n = int((want != got).any(axis=-1).sum()) if want.shape == got.shape else -1
+    return "%s differs from its reference in %d pixels; actual saved as %s" % (
+        name, n, save_failure(name, img))

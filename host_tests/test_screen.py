@@ -1,0 +1,276 @@
+"""Screenshot tests on a headless framebuffer display, at 160x128 and 320x240.
+
+Each scenario asserts real properties of the pixels (glyphs drawn from the
+sprite bit strings, where the cursor is, which region changed) and then
+compares with a small reference PNG in host_tests/reference/.  Regenerate them
+with ``SULTAN_REGEN=1 .venv/bin/python -m pytest host_tests/test_screen.py``.
+On any failure the actual PNG is written to host_tests/_failures/.
+"""
+
+import contextlib
+
+import numpy as np
+import pytest
+from screen_rig import Rig, changed_mask, color, glyph_errors, outside, reference_diff, save_failure
+from sultan import engine, keys, sprites
+from sultan.controller import OVER, route
+from sultan.layout import CARD_H, CARD_W, F0, SULTAN, TALON, TEXT_H
+from sultan.screen import CURSOR, HINT, SELECTED
+from test_controller import script_for
+
+SIZES = ("160x128", "320x240")
+
+
+@contextlib.contextmanager
+def shot(rig, name):
+    """Save the actual screen under host_tests/_failures/ if the block fails."""
+    try:
+        yield
+    except BaseException:
+        save_failure("%s-%s" % (name, rig.size), rig.image())
+        raise
+    err = reference_diff("%s-%s" % (name, rig.size), rig.image())
+    assert err is None, err
+
+
+def rgb(c):
+    from headless_display import rgb565
+
+    return rgb565(c)
+
+
+def card_face_errors(rig, fb, origin, card, top_only=False):
+    """Errors in the rank and small-suit glyphs (and the big suit) of ``card`` drawn at ``origin``."""
+    rank = card & 15
+    suit = card >> 4
+    ink = sprites.RED if suit in (1, 2) else sprites.INK
+    bad = glyph_errors(rig, fb, origin, sprites.RANKS[rank - 1], 1 if rank == 10 else 2, 1, ink)
+    bad += glyph_errors(rig, fb, origin, sprites.SUITS[suit], sprites.TILE_W + 2, 1, ink)
+    if not top_only:
+        # The big suit: the same bit string at twice the size, sampled at every other pixel.
+        h = len(sprites.SUITS[suit].split())
+        x0, y0 = origin
+        oy = sprites.TILE_H + (20 - 2 * h) // 2
+        for j, row in enumerate(sprites.SUITS[suit].split()):
+            for i, ch in enumerate(row):
+                got = rig.virtual(fb, x0 + 4 + 2 * i, y0 + oy + 2 * j)
+                want = color(ink) if ch == "#" else color(sprites.FACE)
+                if got != want:
+                    bad.append(("big", i, j))
+    return bad
+
+
+def ring_pixels(rig, fb, c):
+    """Virtual bounding box (x1, y1, x2, y2) of the pixels of colour ``c``, or None."""
+    ys, xs = np.nonzero(fb == rgb(c))
+    if not len(xs):
+        return None
+    s = rig.scale
+    return xs.min() // s, ys.min() // s, xs.max() // s + 1, ys.max() // s + 1
+
+
+def ring_box(rig, place):
+    x, y, w, h = rig.layout.ring_rect(place)
+    return x, y, x + w, y + h
+
+
+def message_rect(rig):
+    return (0, rig.layout.message_xy[1], rig.layout.vw, TEXT_H)
+
+
+def status_rect(rig):
+    return (0, 0, rig.layout.vw, TEXT_H)
+
+
+def ring(rig, place):
+    return rig.layout.ring_rect(place)
+
+
+@pytest.fixture(params=SIZES)
+def rig(request):
+    return Rig(request.param, deal=7)
+
+
+def test_fresh_deal(rig):
+    fb = rig.fb()
+    g = rig.game
+    with shot(rig, "fresh"):
+        assert rig.display.width * rig.display.height == fb.size
+        for slot in range(6):
+            assert card_face_errors(rig, fb, rig.layout.place_xy(slot), g.divan[slot]) == [], slot
+        for f in range(8):
+            origin = rig.layout.place_xy(F0 + f)
+            assert card_face_errors(rig, fb, origin, g.foundation_card(f)) == [], f
+        # The sultan: gold, a red K and the crown.
+        sx, sy = rig.layout.place_xy(SULTAN)
+        assert rig.virtual(fb, sx + 10, sy + 5) == color(sprites.GOLD)
+        assert glyph_errors(rig, fb, (sx, sy), sprites.RANKS[12], 2, 1, sprites.RED,
+                            sprites.GOLD) == []
+        # The stock shows its back, the talon an empty place.
+        x, y, w, h = rig.card_rect(7)
+        stock = rig.region(fb, (x, y, w, h))
+        assert (stock == color(sprites.BACK)).sum() > stock.size // 4
+        tx, ty = rig.layout.place_xy(TALON)
+        assert rig.virtual(fb, tx, ty + 15) == color(sprites.SLOT)
+        assert rig.virtual(fb, tx + 11, ty + 15) == color(sprites.FELT)
+        # The cursor ring is round divan slot 0 and nothing else is yellow.
+        assert ring_pixels(rig, fb, CURSOR) == ring_box(rig, 0)
+        assert ring_pixels(rig, fb, SELECTED) is None
+        # Red and black really differ.
+        assert color(sprites.RED) != color(sprites.INK)
+        # Status line: text in the top row, nothing but felt and text there.
+        top = rig.region(fb, status_rect(rig))
+        assert (top == rgb(0xFFFFFF)).sum() > 50
+
+
+def test_cursor_moves_and_only_rings_change(rig):
+    before, after = rig.press("RIGHT")
+    with shot(rig, "cursor"):
+        assert ring_pixels(rig, after, CURSOR) == ring_box(rig, F0)
+        mask = changed_mask(before, after)
+        assert mask.sum() > 0
+        assert outside(mask, rig, [ring(rig, 0), ring(rig, F0)]) == 0
+        assert mask.sum() <= 0.10 * mask.size
+
+
+def test_selection(rig):
+    g = rig.game
+    card = g.divan[0]
+    before, after = rig.press("A")
+    with shot(rig, "selected"):
+        assert rig.ctrl.selected == 0
+        x, y = rig.layout.place_xy(0)
+        # The selection mark sits on the card's own edge, the cursor ring outside it.
+        assert ring_pixels(rig, after, SELECTED) == (x, y, x + CARD_W, y + CARD_H)
+        assert ring_pixels(rig, after, CURSOR) == ring_box(rig, 0)
+        # "<card> selected": the card is drawn in the message line with the sprites.
+        mx, my = rig.layout.message_xy
+        assert card_face_errors(rig, after, (mx + 1, my + 1), card, top_only=True) == []
+        mask = changed_mask(before, after)
+        assert outside(mask, rig, [ring(rig, 0), message_rect(rig)]) == 0
+
+
+def test_refused_move(rig):
+    g = rig.game
+    slot = next(i for i in range(6) if g.divan[i] and not g.where[g.divan[i]])
+    card = g.divan[slot]
+    f = next(f for f in range(8) if g.need[f])
+    snap = g.snapshot()
+    rig.press(route(0, slot) + [keys.A] + route(slot, F0 + f))
+    before, after = rig.press("A")
+    with shot(rig, "refused"):
+        assert g.snapshot() == snap
+        assert rig.ctrl.message == "%c does not fit on %c"
+        mx, my = rig.layout.message_xy
+        assert card_face_errors(rig, after, (mx + 1, my + 1), card, top_only=True) == []
+        col2 = 4 + len(" does not fit on ")
+        other = g.foundation_card(f)
+        assert card_face_errors(rig, after, (mx + 1 + 6 * col2, my + 1), other, top_only=True) == []
+        # Only the message line changed: the cards stayed as they were.
+        mask = changed_mask(before, after)
+        assert mask.sum() > 0
+        assert outside(mask, rig, [message_rect(rig)]) == 0
+
+
+def _until_a_play(rig):
+    """Turn stock cards until the canonical hint is a play; returns the hint."""
+    for _ in range(30):
+        h = rig.game.hint()
+        if engine.hint_kind(h) == engine.A_PLAY:
+            return h
+        rig.press("START")
+    raise AssertionError("no play in sight")
+
+
+def test_play_changes_little(rig):
+    g = rig.game
+    h = _until_a_play(rig)
+    p = engine.hint_place(h)
+    f = engine.hint_foundation(h)
+    rig.press(route(rig.ctrl.cursor, p))
+    before, after = rig.press("A A")
+    with shot(rig, "played"):
+        assert g.placed == 1
+        assert card_face_errors(rig, after, rig.layout.place_xy(F0 + f), g.foundation_card(f)) == []
+        if g.card_at(p):
+            assert card_face_errors(rig, after, rig.layout.place_xy(p), g.card_at(p)) == []
+        mask = changed_mask(before, after)
+        allowed = [ring(rig, p), ring(rig, F0 + f), ring(rig, 7), status_rect(rig), message_rect(rig)]
+        assert outside(mask, rig, allowed) == 0
+        assert mask.sum() <= 0.10 * mask.size
+
+
+def test_hint_rings(rig):
+    h = _until_a_play(rig)
+    rig.press("SELECT UP UP UP A")
+    with shot(rig, "hint"):
+        assert rig.ctrl.hint == h
+        box = ring_pixels(rig, rig.fb(), HINT)
+        a = ring_box(rig, engine.hint_place(h))
+        b = ring_box(rig, F0 + engine.hint_foundation(h))
+        assert box == (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _panel_share(rig, fb):
+    lay = rig.layout
+    panel = rig.region(fb, (0, lay.panel_y, lay.vw, lay.panel_tiles[1] * 10))
+    return (panel == color(sprites.PANEL)).mean(), (panel == rgb(0xFFFFFF)).sum()
+
+
+def _finish(rig, deal, want):
+    for k in script_for(deal, 1):
+        rig.ctrl.press(k)
+    rig.redraw()
+    assert rig.game.status() == want
+    assert rig.ctrl.mode == OVER
+
+
+def test_won_screen(rig):
+    deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
+    rig.ctrl.new_deal(deal)
+    _finish(rig, deal, engine.WON)
+    fb = rig.fb()
+    with shot(rig, "won"):
+        share, text = _panel_share(rig, fb)
+        assert share > 0.6 and text > 100
+        assert "YOU WON" in rig.screen.overlay_text.text
+        assert "placed   95 of 95" in rig.screen.overlay_text.text
+        assert ring_pixels(rig, fb, CURSOR) is None
+
+
+def test_lost_screen(rig):
+    deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.LOST)
+    rig.ctrl.new_deal(deal)
+    _finish(rig, deal, engine.LOST)
+    fb = rig.fb()
+    with shot(rig, "lost"):
+        share, text = _panel_share(rig, fb)
+        assert share > 0.6 and text > 100
+        assert "NO MOVES LEFT" in rig.screen.overlay_text.text
+        assert "placed   %d of 95" % rig.game.placed in rig.screen.overlay_text.text
+    # B undoes the last move: back to the table, the panel gone.
+    rig.press("B")
+    with shot(rig, "lost-undone"):
+        share, _ = _panel_share(rig, rig.fb())
+        assert share < 0.1
+        assert ring_pixels(rig, rig.fb(), CURSOR) is not None
+        assert rig.ctrl.message == "undone"
+
+
+def test_layouts_fill_the_screen():
+    for size in SIZES:
+        rig = Rig(size, deal=7)
+        lay = rig.layout
+        # Bigger cards on the bigger screen, and the board spans the width.
+        assert lay.scale == (2 if size == "320x240" else 1)
+        x, y, w, h = lay.screen_rect(7)
+        assert x + w > rig.display.width * 0.9
+        assert lay.screen_rect(0)[0] < rig.display.width * 0.05
+        # No two places overlap, and each sits inside the screen.
+        rects = [lay.screen_rect(p) for p in list(range(8)) + list(range(F0, SULTAN + 1))]
+        for i, a in enumerate(rects):
+            assert 0 <= a[0] and a[0] + a[2] <= rig.display.width
+            assert TEXT_H * lay.scale <= a[1] and a[1] + a[3] <= rig.display.height - TEXT_H * lay.scale
+            for b in rects[i + 1:]:
+                apart_x = a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0]
+                assert apart_x or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
