@@ -79,12 +79,6 @@ class Stats:
             "streak %d  best %d" % (r[STREAK], r[BEST_STREAK]),
         )
 
-    def copy_from(self, other):
-        self.rows = [list(r) for r in other.rows]
-
-    def equals(self, other):
-        return self.rows == other.rows
-
     # ---------------------------------------------------------------- bytes
     def size(self):
         return 1 + ROW_BYTES * len(self.rows)

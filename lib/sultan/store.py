@@ -44,6 +44,24 @@ class MemoryRegion:
         self.fresh = False
 
 
+_clock = None
+
+
+def ticks_ms():
+    """Milliseconds, wrapping at 2**29: supervisor.ticks_ms, time.ticks_ms or time.monotonic."""
+    global _clock
+    if _clock is None:
+        try:
+            import supervisor
+
+            _clock = supervisor.ticks_ms
+        except (ImportError, AttributeError):
+            import time
+
+            _clock = getattr(time, "ticks_ms", None) or (lambda: int(time.monotonic() * 1000))
+    return _clock() & _TICKS_MASK
+
+
 def ticks_diff(now, then):
     """``now - then`` for millisecond ticks that wrap at 2**29 (supervisor.ticks_ms)."""
     d = (now - then) & _TICKS_MASK
@@ -162,10 +180,12 @@ class Store:
         self._force_new = True
         return self.save(game)
 
-    def idle(self, now_ms):
+    def idle(self, now_ms=None):
         """Call from the main loop: writes pending actions after ``idle_ms`` without any."""
         if not self.pending or self._game is None:
             return False
+        if now_ms is None:
+            now_ms = ticks_ms()
         if self._mark < 0:
             self._mark = now_ms
             return False

