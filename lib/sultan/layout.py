@@ -75,13 +75,14 @@ class Layout:
         self.row_y = (y0, y0 + CARD_H + gr, y0 + 2 * (CARD_H + gr))
         self.pitch_x = px
         self.pitch_y = CARD_H + gr
-        self.status_xy = (1, 0)
-        self.message_xy = (1, vh - TEXT_H)
-        self.text_cols = (vw - 2) // 6
-        # The overlay panel (menus, win/lost, rules) covers the card area.
+        self.status_xy = (0, 0)
+        self.message_xy = (0, vh - TEXT_H)
+        self.text_cols = vw // 6
+        # The overlay panel (menus, win/lost, rules) covers the card area; the
+        # status and message lines (opaque, full width) are drawn over its edges.
         self.panel_y = TEXT_H
-        self.panel_tiles = ((vw + 10) // 11, (vh - 2 * TEXT_H) // 10)
-        self.panel_lines = (self.panel_tiles[1] * 10 - 4) // LINE_H
+        self.panel_tiles = ((vw + 10) // 11, (vh - 2 * TEXT_H + 9) // 10)
+        self.panel_lines = (vh - 2 * TEXT_H - 3) // LINE_H
 
     def place_xy(self, place):
         """Top-left virtual pixel of the card at ``place``."""

@@ -108,24 +108,21 @@ class Screen:
             tg = displayio.TileGrid(self.ring_bitmap, pixel_shader=pal)
             tg.hidden = True
             self.rings.append(tg)
-            self.root.append(tg)
         self.ring_at = [NONE, NONE, NONE, NONE]
         # Status and message lines; chips draw cards inside the message.
         cols = lay.text_cols
         self.cols = cols
         x, y = lay.status_xy
-        self.status = self._label(cols, TEXT, None, x, y)
+        felt = sprites.COLORS[sprites.FELT]
+        self.status = self._label(cols, TEXT, felt, x, y, lay.vw - 6 * cols)
         x, y = lay.message_xy
-        self.message = self._label(cols, MESSAGE, None, x, y)
-        self.root.append(self.status)
-        self.root.append(self.message)
+        self.message = self._label(cols, MESSAGE, felt, x, y, lay.vw - 6 * cols)
         self.chips = []
         for _ in range(2):
             tg = displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=2, height=1,
                                     tile_width=tw, tile_height=th, x=x, y=y + 1)
             tg.hidden = True
             self.chips.append(tg)
-            self.root.append(tg)
         self.chip_state = [None, None]
         # The overlay: menu, deal number, rules, won/lost.
         self.overlay = displayio.Group()
@@ -139,8 +136,21 @@ class Screen:
             self.font, text=self._block(()), color=TEXT, background_color=sprites.COLORS[sprites.PANEL],
             line_spacing=LINE_H / 12, anchor_point=(0, 0), anchored_position=(4, lay.panel_y + 3))
         self.overlay.append(self.overlay_text)
+        # The menu's ">" moves alone, so a menu step redraws one character, not the panel.
+        self.marker = bitmap_label.Label(
+            self.font, text=">", color=CURSOR, background_color=sprites.COLORS[sprites.PANEL],
+            anchor_point=(0, 0), anchored_position=(4, lay.panel_y + 3))
+        self.marker.hidden = True
+        self.overlay.append(self.marker)
+        self.marker_at = -1
         self.overlay.hidden = True
         self.root.append(self.overlay)
+        self.root.append(self.status)
+        self.root.append(self.message)
+        for tg in self.chips:
+            self.root.append(tg)
+        for tg in self.rings:  # on top: at 320x240 a ring's edge touches the text lines
+            self.root.append(tg)
         self.texts = {}  # label -> text on show
         self._tiles = bytearray(6)
         display.root_group = self.root
@@ -151,9 +161,9 @@ class Screen:
                                   tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
                                   default_tile=sprites.T_EMPTY, x=x, y=y)
 
-    def _label(self, cols, color, background, x, y):
+    def _label(self, cols, color, background, x, y, pad_right=0):
         return bitmap_label.Label(self.font, text=" " * cols, color=color, background_color=background,
-                                  anchor_point=(0, 0), anchored_position=(x, y))
+                                  padding_right=pad_right, anchor_point=(0, 0), anchored_position=(x, y))
 
     def _block(self, lines):
         out = []
@@ -268,6 +278,7 @@ class Screen:
         mode = ctrl.mode
         self._hide(self.overlay, mode == PLAY)
         if mode == PLAY:
+            self.marker_at = -2  # re-place the marker when the menu opens again
             return
         g = ctrl.game
         if mode == MENU:
@@ -276,7 +287,7 @@ class Screen:
                 item = MENU_ITEMS[i]
                 if item == "Autoplay":
                     item += ": on" if ctrl.autoplay else ": off"
-                lines.append(("> " if i == ctrl.menu_index else "  ") + item)
+                lines.append("  " + item)
         elif mode == DEAL:
             digits = "".join(str(d) for d in ctrl.digits)
             lines = ("Choose deal number", "", "   " + digits,
@@ -291,6 +302,12 @@ class Screen:
                      "missed   %d" % g.missed, "moves    %d" % g.moves,
                      "passes   %d of 3" % g.pass_no)
         self._text(self.overlay_text, self._block(lines))
+        at = ctrl.menu_index if mode == MENU else -1
+        if at != self.marker_at:
+            self.marker_at = at
+            self.marker.hidden = at < 0
+            if at >= 0:
+                self.marker.anchored_position = (4, self.layout.panel_y + 3 + LINE_H * at)
 
 
 def _pyramid_cell(place):

@@ -1,0 +1,143 @@
+"""Screen budget figures on the headless display: pixels changed and sent per action,
+displayio objects and bitmap bytes.
+
+    .venv/bin/python tools/bench_screen.py [--deals 3] [--size 160x128]
+
+"changed" = framebuffer pixels whose colour differs after the action's single
+refresh; "sent" = pixels in the dirty areas that refresh wrote (what the SPI bus
+carries on the device).  Whole games are played by button presses (the
+canonical policy, walking the cursor), so every kind of action is measured
+many times.
+"""
+
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+for _p in (os.path.join(os.path.dirname(HERE), "lib"), HERE):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+from headless_display import HeadlessDisplay  # noqa: E402
+from sultan import app, engine, keys  # noqa: E402
+from sultan.controller import OVER, route  # noqa: E402
+from sultan.layout import F0, STOCK  # noqa: E402
+
+
+def game_script(deal):
+    """(kind, keys) pairs playing ``deal`` by buttons, kind naming what the keys do."""
+    g = engine.Game(deal=deal)
+    cur = 0
+    out = []
+    while True:
+        h = g.hint()
+        if not h:
+            return out
+        k = engine.hint_kind(h)
+        if k == engine.A_PLAY:
+            p = engine.hint_place(h)
+            f = F0 + engine.hint_foundation(h)
+            for key in route(cur, p):
+                out.append(("cursor move", key))
+            out.append(("select", keys.A))
+            for key in route(p, f):
+                out.append(("cursor move", key))
+            out.append(("play", keys.A))
+            cur = f
+        elif k == engine.A_TURN:
+            out.append(("draw (turn)", keys.START))
+        else:
+            for key in route(cur, STOCK):
+                out.append(("cursor move", key))
+            out.append(("redeal", keys.A))
+            cur = STOCK
+        g.step()
+
+
+def extra_script():
+    """Actions the policy never does: refusals, undo, the menu."""
+    return [("undo (B)", keys.B), ("menu open", keys.SELECT), ("menu move", keys.DOWN),
+            ("menu close", keys.B)]
+
+
+def walk(obj, seen, counts):
+    """Count displayio objects under ``obj``; collect unique bitmaps and palettes."""
+    import displayio
+
+    if isinstance(obj, displayio.Group):
+        counts["Group"] += 1
+        for child in obj:
+            walk(child, seen, counts)
+    elif isinstance(obj, displayio.TileGrid):
+        counts["TileGrid"] += 1
+        for o in (obj.bitmap, obj.pixel_shader):
+            if id(o) not in seen:
+                seen[id(o)] = o
+                counts[type(o).__name__] += 1
+
+
+def bitmap_bytes(bmp):
+    """Bytes of a Bitmap as CircuitPython stores it: rows of 32-bit words."""
+    return bmp._stride * 4 * bmp.height
+
+
+def figures(size, deals):
+    w, h = (int(v) for v in size.split("x"))
+    area = w * h
+    stats = {}
+    d = None
+    for deal in deals:
+        d = HeadlessDisplay(w, h)
+        ctrl, screen = app.start(d, deal=deal, rand_deal=lambda: 1)
+        d.refresh()  # Blinka redraws everything once after the first full refresh: not measured
+        for kind, key in game_script(deal) + extra_script():
+            before = d.framebuffer.copy()
+            mode = ctrl.mode
+            ctrl.press(key)
+            if ctrl.mode == OVER and mode != OVER:
+                kind = "game over"
+            screen.update(ctrl)
+            d.refresh()
+            changed = int((before != d.framebuffer).sum())
+            sent = d.refreshed_pixels()
+            s = stats.setdefault(kind, [0, 0, 0, 0, 0])
+            s[0] += 1
+            s[1] += changed
+            s[2] = max(s[2], changed)
+            s[3] += sent
+            s[4] = max(s[4], sent)
+    seen = {}
+    counts = {"Group": 0, "TileGrid": 0, "Bitmap": 0, "Palette": 0}
+    walk(screen.root, seen, counts)
+    import displayio
+
+    bmp_total = sum(bitmap_bytes(o) for o in seen.values() if isinstance(o, displayio.Bitmap))
+    sheet = bitmap_bytes(screen.sheet)
+    return area, stats, counts, bmp_total, sheet
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--deals", type=int, default=3, help="how many deals to play (default 3)")
+    p.add_argument("--size", default=None, help="160x128 or 320x240 (default: both)")
+    a = p.parse_args(argv)
+    sizes = [a.size] if a.size else ["160x128", "320x240"]
+    for size in sizes:
+        area, stats, counts, bmp_total, sheet = figures(size, list(range(1, a.deals + 1)))
+        print("%s (%d px), %d deals played by buttons:" % (size, area, a.deals))
+        print("  %-12s %6s %16s %16s %16s" % ("action", "count", "changed mean", "changed max",
+                                               "sent max"))
+        for kind in sorted(stats):
+            n, ch, chmax, se, semax = stats[kind]
+            print("  %-12s %6d %9d %5.1f%% %9d %5.1f%% %9d %5.1f%%" % (
+                kind, n, ch // n, 100.0 * ch / n / area, chmax, 100.0 * chmax / area,
+                semax, 100.0 * semax / area))
+        print("  displayio objects: %d Groups, %d TileGrids, %d Bitmaps, %d Palettes (%d in all)" % (
+            counts["Group"], counts["TileGrid"], counts["Bitmap"], counts["Palette"], sum(counts.values())))
+        print("  bitmap bytes: %d (sprite sheet %d)" % (bmp_total, sheet))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
