@@ -100,6 +100,6 @@ class FileRegion:
             os.rename(tmp, self.path)
 
 
-def open_store(path=None, max_pending=32, idle_ms=5000):
+def open_store(path=None, max_pending=32, idle_ms=10000):
     """A Store in ``path`` (default: ``default_path()``)."""
     return Store(FileRegion(path or default_path()), max_pending, idle_ms)

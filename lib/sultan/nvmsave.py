@@ -55,6 +55,6 @@ def nvm_region(offset=0):
     return NvmRegion(nvm, offset)
 
 
-def open_store(offset=0, max_pending=32, idle_ms=5000):
+def open_store(offset=0, max_pending=32, idle_ms=10000):
     """A Store over the NVM (or a RAM-only one if the board has no usable NVM)."""
     return Store(nvm_region(offset), max_pending, idle_ms)

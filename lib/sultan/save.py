@@ -1,6 +1,6 @@
 """Saves that survive power cuts: a versioned record with a CRC-32, in two slots.
 
-The record (little-endian, at most 944 bytes)::
+The record (little-endian; about 50 bytes for a new game, at most 995)::
 
     0   2  magic "SU"
     2   1  format version (1)
@@ -39,7 +39,7 @@ F_GAME = const(1)
 HEADER = const(18)
 GAME_HEAD = const(9)
 ORDER_BYTES = const(95)
-SLOT_MAX = const(1024)  # the largest record is 944 bytes
+SLOT_MAX = const(1024)  # the largest record is 995 bytes
 SLOT_MIN = const(64)  # room for the statistics of one ruleset without a game
 MIN_RECORD = const(23)  # header + empty statistics + CRC
 SEQ_MAX = const(0x3FFFFFFF)

@@ -81,7 +81,7 @@ class Store:
     ``region`` None (no NVM) keeps everything in RAM and never fails.
     """
 
-    def __init__(self, region, max_pending=32, idle_ms=5000):
+    def __init__(self, region, max_pending=32, idle_ms=10000):
         self.region = region
         size = len(region) if region is not None else 0
         self.slot_size = min(SLOT_MAX, size // 2)
