@@ -216,3 +216,23 @@ def test_lost_screen_and_undo_back():
     assert ctrl.mode == OVER and ctrl.game.status() == engine.LOST
     ctrl.press(keys.B)
     assert ctrl.mode == PLAY and ctrl.game.status() == engine.PLAYING
+
+
+@pytest.mark.micropython
+def test_controller_runs_on_micropython(mpy):
+    """The controller, keys and layout are plain Python: a deal by buttons on the MicroPython VM."""
+    script = script_for(42, 2)
+    ref = engine.Game(deal=42)
+    ref.autoplay()
+    code = (
+        "from sultan import engine, keys, layout\n"
+        "from sultan.controller import Controller, route, OVER\n"
+        "c = Controller(engine.Game(deal=42))\n"
+        "for k in %r:\n"
+        "    c.press(k)\n"
+        "g = c.game\n"
+        "print(g.placed, g.moves, g.pass_no, g.missed, c.mode == OVER, len(route(0, layout.STOCK)))\n"
+    ) % (bytes(script),)
+    out = mpy(code, heap="128K").split()
+    assert out == [str(ref.placed), str(ref.moves), str(ref.pass_no), str(ref.missed), "True",
+                   str(len(route(0, STOCK)))]
