@@ -10,6 +10,9 @@ Serial lines (the Wokwi scenarios and the emulator wait on them)::
 
 Persistence hook: ``store`` may be any object with ``load()`` (a Game or None)
 and ``save(game)``; ``save`` is called after each key that changed the game.
+A ``sultan.store.Store`` (``sultan.nvmsave.open_store()`` on the device,
+``sultan.filesave.open_store(path)`` on the desktop) also gets ``idle()`` while
+no key comes, ``flush()`` at the end, and its damage message is shown once.
 """
 
 import gc
@@ -42,6 +45,9 @@ def start(display, deal=None, store=None, rand_deal=None):
         game = engine.Game(deal=deal)
     gc.collect()
     ctrl = Controller(game, rand_deal)
+    take = getattr(store, "take_message", None)  # sultan.store.Store: damage found at load
+    if take is not None and store.message:
+        ctrl.say(take())
     screen = Screen(display)
     gc.collect()
     display.auto_refresh = False
@@ -68,6 +74,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         n += 1
         ev = events.get()
         if ev is None:
+            if store is not None and hasattr(store, "idle"):
+                store.idle()  # writes pending actions once the player pauses (sultan.store)
             if getattr(keys, "exhausted", False):
                 break
             if idle:
@@ -90,4 +98,6 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         g = ctrl.game
         console("SULTAN key=%s placed=%d pass=%d status=%s"
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
+    if store is not None and hasattr(store, "flush"):
+        store.flush()
     return ctrl
