@@ -1,0 +1,114 @@
+"""The main loop (serial lines, one refresh per key, the store hook) and the screen tools."""
+
+import os
+import subprocess
+import sys
+
+from headless_display import HeadlessDisplay
+from PIL import Image
+from sultan import app, engine, keys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = sys.executable
+
+
+def run_app(script, deal=7, store=None, size=(160, 128)):
+    lines = []
+    d = HeadlessDisplay(*size)
+    ctrl = app.run(d, keys.ScriptedKeys(script), board_id="testboard", deal=deal,
+                   console=lines.append, store=store, idle=0)
+    return d, ctrl, lines
+
+
+def test_serial_lines_and_one_refresh_per_key():
+    d, ctrl, lines = run_app("RIGHT START A B")
+    assert lines[0].startswith("SULTAN READY board=testboard deal=7 mem_free=")
+    assert lines[1:] == [
+        "SULTAN key=RIGHT placed=0 pass=1 status=playing",
+        "SULTAN key=START placed=0 pass=1 status=playing",
+        "SULTAN key=A placed=0 pass=1 status=playing",
+        "SULTAN key=B placed=0 pass=1 status=playing",
+    ]
+    assert d.refreshes == 1 + 4  # the first frame, then one per press (releases draw nothing)
+    assert d.auto_refresh is False
+    assert d.root_group is not None
+    assert ctrl.game.talon_count == 0 and ctrl.game.can_redo() and ctrl.message == "undone"
+
+
+def test_frames_limit_returns_without_keys():
+    class Never:
+        class events:  # noqa: N801 - mimics keypad's attribute
+            @staticmethod
+            def get():
+                return None
+
+    d = HeadlessDisplay(160, 128)
+    lines = []
+    app.run(d, Never, deal=3, console=lines.append, frames=5, idle=0)
+    assert len(lines) == 1 and "deal=3" in lines[0]
+
+
+def test_store_hook():
+    saved = []
+
+    class Store:
+        def load(self):
+            g = engine.Game(deal=99)
+            g.turn()
+            return g
+
+        def save(self, game):
+            saved.append((game.deal, game.moves))
+
+    d, ctrl, lines = run_app("RIGHT START START B", store=Store())
+    assert "deal=99" in lines[0]
+    assert saved == [(99, 2), (99, 3), (99, 2)]  # cursor moves save nothing
+
+
+def test_broken_store_does_not_stop_the_game():
+    class Store:
+        def load(self):
+            raise OSError("no drive")
+
+        def save(self, game):
+            raise OSError("read-only")
+
+    d, ctrl, lines = run_app("START", store=Store(), deal=5)
+    assert "deal=5" in lines[0] and ctrl.game.moves == 1
+
+
+def _tool(args, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([PY] + args, capture_output=True, text=True, timeout=120, env=e, cwd=ROOT)
+
+
+def test_screenshot_tool(tmp_path):
+    out = tmp_path / "s.png"
+    p = _tool(["tools/screenshot.py", "--deal", "7", "--size", "320x240", "--keys", "RIGHT A",
+               "--out", str(out)])
+    assert p.returncode == 0, p.stderr
+    img = Image.open(out)
+    assert img.size == (320, 240)
+    for bad in (["--deal", "0"], ["--size", "100x100"], ["--keys", "JUMP"], ["--deal", "x"], []):
+        p = _tool(["tools/screenshot.py"] + bad + ([] if bad == [] else ["--out", str(out)]))
+        assert p.returncode == 2, bad
+        assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr, p.stderr
+
+
+def test_sim_without_display_says_so_and_exits():
+    env = {"DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": ""}
+    p = _tool(["tools/sim.py"], env)
+    assert p.returncode == 0
+    assert p.stdout.count("\n") == 1 and "no display" in p.stdout
+
+
+def test_sim_headless_screenshot(tmp_path):
+    out = tmp_path / "sim.png"
+    p = _tool(["tools/sim.py", "--deal", "7", "--frames", "10", "--keys", "RIGHT A",
+               "--screenshot", str(out)], {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    assert p.returncode == 0, p.stderr
+    assert "SULTAN READY board=desktop_sim deal=7" in p.stdout
+    assert "SULTAN key=A placed=0 pass=1 status=playing" in p.stdout
+    img = Image.open(out)
+    assert img.size == (640, 512)  # 160x128 at 4x
