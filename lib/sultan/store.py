@@ -111,14 +111,15 @@ class Store:
         self._force_new = False
 
     # ------------------------------------------------------------ loading
-    def load(self, game=None):
+    def load(self, game=None, repair=True):
         """The saved game (replayed into ``game`` if given), or None.
 
         The game returned is ``game`` itself unless the save is of another
         ruleset than ``game``'s; then it is a new Game of the saved rules.
 
         None means "start a new game": nothing was saved, or what was there is
-        damaged (then ``message`` says so, once, and a clean record replaces it).
+        damaged (then ``message`` says so, once, and -- unless ``repair`` is
+        False, as for a read-only look -- a clean record replaces it).
         """
         self.message = None
         if not self.enabled:
@@ -138,7 +139,7 @@ class Store:
                 best_slot = s
         if best is None:
             if not getattr(self.region, "fresh", False):
-                self._damaged(game)
+                self._damaged(repair)
             return None
         self.seq = best.seq
         self.slot_next = 1 - best_slot
@@ -149,7 +150,7 @@ class Store:
             return None
         loaded = restore(best, best_data, game)
         if loaded is None:
-            self._damaged(game)
+            self._damaged(repair)
             return None
         self._see(loaded)
         if loaded.status() != engine.PLAYING and self.recorded != self.game_no:
@@ -157,9 +158,10 @@ class Store:
             self.pending += 1
         return loaded
 
-    def _damaged(self, game):
+    def _damaged(self, repair):
         self.message = DAMAGED
-        self._write(None)  # replace it now, so the message is shown once
+        if repair:
+            self._write(None)  # replace it now, so the message is shown once
 
     def take_message(self):
         m = self.message
