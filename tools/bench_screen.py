@@ -1,11 +1,11 @@
-"""Screen budget figures on the headless display: pixels changed and sent per action,
+"""Screen budget figures on the headless display: pixels changed and redrawn per action,
 displayio objects and bitmap bytes.
 
     .venv/bin/python tools/bench_screen.py [--deals 3] [--size 160x128]
 
 "changed" = framebuffer pixels whose colour differs after the action's single
-refresh; "sent" = pixels in the dirty areas that refresh wrote (what the SPI bus
-carries on the device).  Whole games are played by button presses (the
+refresh; "redrawn" = distinct pixels inside the dirty areas that refresh wrote
+(what the SPI bus carries on the device, overlaps counted once).  Whole games are played by button presses (the
 canonical policy, walking the cursor), so every kind of action is measured
 many times.
 """
@@ -127,7 +127,7 @@ def main(argv=None):
         area, stats, counts, bmp_total, sheet = figures(size, list(range(1, a.deals + 1)))
         print("%s (%d px), %d deals played by buttons:" % (size, area, a.deals))
         print("  %-12s %6s %16s %16s %16s" % ("action", "count", "changed mean", "changed max",
-                                               "sent max"))
+                                               "redrawn max"))
         for kind in sorted(stats):
             n, ch, chmax, se, semax = stats[kind]
             print("  %-12s %6d %9d %5.1f%% %9d %5.1f%% %9d %5.1f%%" % (

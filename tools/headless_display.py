@@ -65,7 +65,14 @@ class HeadlessDisplay(busdisplay.BusDisplay):
         return to_image(self.framebuffer)
 
     def refreshed_pixels(self):
-        """Pixels sent to the panel by the last refresh."""
+        """Distinct pixels the last refresh redrew (the union of its dirty areas)."""
+        mask = np.zeros(self.framebuffer.shape, dtype=bool)
+        for x1, y1, x2, y2 in self.last_areas:
+            mask[y1:y2, x1:x2] = True
+        return int(mask.sum())
+
+    def sent_pixels(self):
+        """Pixels the last refresh sent, areas that overlap counted each time."""
         return sum((x2 - x1) * (y2 - y1) for x1, y1, x2, y2 in self.last_areas)
 
 
