@@ -585,3 +585,29 @@ def test_no_nvm_at_all_gives_a_ram_store_that_never_fails(monkeypatch):
     g.autoplay()
     assert st.save(g) is False and st.flush() is False
     assert st.stats.get(0)["played"] == 1  # still counted for this session
+
+
+def test_classic_games_with_parks_round_trip_and_count_apart():
+    from sultan.engine import RULES_CLASSIC, RULES_SEED
+
+    region = MemoryRegion()
+    st = Store(region)
+    g = Game(deal=2, rules=RULES_CLASSIC)
+    st.save(g)
+    g.autoplay(stop_at_pass_end=True)
+    assert any(g.log[2 * k] & 0x0F == engine.A_PARK for k in range(g.log_end))
+    g.undo()
+    st.save(g)
+    st.flush()
+    seed_game = Game(deal=1)
+    back = Store(region).load(seed_game)
+    assert back is not seed_game and back.rules == RULES_CLASSIC and state(back) == state(g)
+    g.autoplay()
+    st.save(g)  # decided: counted under the classic rules
+    h = Game(deal=3)
+    st.save(h)
+    h.autoplay()
+    st.save(h)
+    s = Store(region)
+    s.load()
+    assert s.stats.get(RULES_CLASSIC)["played"] == 1 and s.stats.get(RULES_SEED)["played"] == 1
