@@ -151,7 +151,7 @@ class Screen:
             self.root.append(tg)
         for tg in self.rings:  # on top: at 320x240 a ring's edge touches the text lines
             self.root.append(tg)
-        self.texts = {}  # label -> text on show
+        self.texts = [None, None, None, None]  # text on show: stock count, status, message, overlay
         self._tiles = bytearray(6)
         display.root_group = self.root
 
@@ -172,9 +172,9 @@ class Screen:
         return "\n".join(out)
 
     # ------------------------------------------------------------- updating
-    def _text(self, label, text):
-        if self.texts.get(label) != text:
-            self.texts[label] = text
+    def _text(self, i, label, text):
+        if self.texts[i] != text:
+            self.texts[i] = text
             label.text = text
 
     def _hide(self, obj, hidden):
@@ -218,7 +218,7 @@ class Screen:
         self._show_card(STOCK, 255 if g.stock_count else 0)
         self._hide(self.stock_label, not g.stock_count)
         if g.stock_count:
-            self._text(self.stock_label, "%2d" % g.stock_count)
+            self._text(0, self.stock_label, "%2d" % g.stock_count)
         playing = ctrl.mode == PLAY
         # Rings: hint source and target, selection, cursor.
         h0 = h1 = NONE
@@ -237,7 +237,7 @@ class Screen:
         self._ring(1, h1)
         self._ring(2, ctrl.selected if playing else NONE)
         self._ring(3, ctrl.cursor if playing else NONE)
-        self._text(self.status, pad(status_text(g, self.cols), self.cols))
+        self._text(1, self.status, pad(status_text(g, self.cols), self.cols))
         self._message(ctrl.message or HELP[ctrl.mode], ctrl.message_cards)
         self._overlay(ctrl)
 
@@ -257,7 +257,7 @@ class Screen:
         while n < 2:
             self._chip(n, -1, 0)
             n += 1
-        self._text(self.message, pad(out, self.cols))
+        self._text(2, self.message, pad(out, self.cols))
 
     def _chip(self, n, col, card):
         state = (col, card) if col >= 0 and card else None
@@ -301,7 +301,7 @@ class Screen:
                      "deal     %d" % g.deal, "placed   %d of 95" % g.placed,
                      "missed   %d" % g.missed, "moves    %d" % g.moves,
                      "passes   %d of 3" % g.pass_no)
-        self._text(self.overlay_text, self._block(lines))
+        self._text(3, self.overlay_text, self._block(lines))
         at = ctrl.menu_index if mode == MENU else -1
         if at != self.marker_at:
             self.marker_at = at
