@@ -93,6 +93,7 @@ class Store:
         self.stats = Stats()
         self.message = None  # DAMAGED after a load found damage; take_message() clears it
         self.error = None  # the last write error, if the region refused a write
+        self.fault = None  # an exception met while loading (tests assert there is none)
         self.writes = 0
         self.bytes_written = 0
         self.seq = 0
@@ -130,9 +131,10 @@ class Store:
         for s in range(2):
             try:
                 data = self.region.read(s * self.slot_size, self.slot_size)
-            except (OSError, ValueError):
-                data = b""
-            rec = parse(data)
+                rec = parse(data)
+            except Exception as err:  # a region that cannot be read is damage, not a crash
+                self.fault = err
+                rec = None
             if rec is not None and (best is None or rec.seq > best.seq):
                 best = rec
                 best_data = data
@@ -148,7 +150,13 @@ class Store:
         self.stats = best.stats
         if not best.has_game:
             return None
-        loaded = restore(best, best_data, game)
+        try:
+            loaded = restore(best, best_data, game)
+        except Exception as err:  # never seen: a bad log is refused by the engine, not raised
+            self.fault = err
+            loaded = None
+            if game is not None:
+                game.new_deal(1)
         if loaded is None:
             self._damaged(repair)
             return None
@@ -251,7 +259,7 @@ class Store:
         n = encode(self.buf, seq, self.stats, self.game_no, self.recorded, game, self.order)
         try:
             self.region.write(self.slot_next * self.slot_size, memoryview(self.buf)[:n])
-        except (OSError, ValueError) as err:
+        except Exception as err:  # a full disk, a read-only drive, a failing NVM: play on
             self.error = err
             return False
         self.seq = seq
