@@ -80,6 +80,9 @@ def build_parser():
     play.add_argument("--json", action="store_true", help="print the state as JSON")
     play.add_argument("--rules", choices=RULES_NAMES, default="seed",
                       help="seed (default: divan refilled from the stock) or classic (PySolFC's Sultan)")
+    import sultan_scan  # scan and stats (tools/sultan_scan.py)
+
+    sultan_scan.add_parsers(sub)
     return p
 
 
@@ -118,7 +121,14 @@ def play(args, out):
     return 0
 
 
-COMMANDS = {"play": play}
+def analyse(args, out):
+    """scan and stats: tools/sultan_scan.py."""
+    import sultan_scan
+
+    return sultan_scan.run(args, out, parse_range, UsageError)
+
+
+COMMANDS = {"play": play, "scan": analyse, "stats": analyse}
 
 
 def main(argv=None, out=None):

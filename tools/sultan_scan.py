@@ -1,0 +1,252 @@
+"""``scan`` and ``stats``: which deals of a range are winnable, and how often each policy wins.
+
+    python3 tools/sultan_cli.py scan --deals 1-100000               # seed: deals canonical autoplay wins
+    python3 tools/sultan_cli.py scan --deals 1-500 --rules classic  # classic: deals the solver wins
+    python3 tools/sultan_cli.py stats --rules seed --deals 1-100000
+    python3 tools/sultan_cli.py stats --rules classic --deals 1-2000 --budget 20000
+
+Both spread the deals over ``--jobs`` processes (default: every core) in
+chunks, and draw a progress bar on stderr when stderr is a terminal.  The
+command functions are registered in ``sultan_cli.py``; they take that file's
+``parse_range`` and ``UsageError`` so bad arguments exit with status 2 and one
+line, like every other command.
+"""
+
+import json
+import math
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+
+import classic_solver  # noqa: E402
+from sultan import engine  # noqa: E402
+from sultan.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, Game  # noqa: E402
+
+CHUNK = 500  # deals per job handed to a worker (seed); classic chunks are smaller
+Z95 = 1.959963984540054
+
+
+# ------------------------------------------------------------------ workers
+def seed_chunk(lo, hi):
+    """[(deal, won, placed)] for seed deals lo..hi under the canonical policy."""
+    g = Game(deal=lo)
+    out = []
+    for n in range(lo, hi + 1):
+        g.new_deal(n)
+        out.append((n, g.autoplay() == engine.WON, g.placed))
+    return out
+
+
+def classic_hint_chunk(lo, hi):
+    """[(deal, won, placed)] for classic deals lo..hi under the hint policy."""
+    g = Game(deal=lo, rules=RULES_CLASSIC)
+    out = []
+    for n in range(lo, hi + 1):
+        g.new_deal(n)
+        out.append((n, g.autoplay() == engine.WON, g.placed))
+    return out
+
+
+def classic_solve_chunk(lo, hi, budget):
+    """[(deal, status, best placed, nodes, hint won, hint placed)] for classic deals lo..hi."""
+    hint = classic_hint_chunk(lo, hi)
+    out = []
+    for (n, hint_won, hint_placed) in hint:
+        if hint_won:  # the hint policy's win is a proof already
+            out.append((n, classic_solver.WON, 95, 0, True, hint_placed))
+            continue
+        r = classic_solver.solve(n, budget)
+        out.append((n, r.status, max(r.best, hint_placed), r.nodes, False, hint_placed))
+    return out
+
+
+def _call(job):
+    fn, args = job
+    return fn(*args)
+
+
+# ------------------------------------------------------------------ driver
+class Progress:
+    """A one-line bar on ``stream``, only when it is a terminal."""
+
+    def __init__(self, total, stream=None, label="deals"):
+        self.stream = stream or sys.stderr
+        self.on = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.total = total
+        self.done = 0
+        self.label = label
+        self.t0 = time.time()
+        self.last = 0.0
+
+    def add(self, n):
+        self.done += n
+        if not self.on:
+            return
+        now = time.time()
+        if now - self.last < 0.1 and self.done < self.total:
+            return
+        self.last = now
+        frac = self.done / self.total if self.total else 1.0
+        width = 30
+        full = int(frac * width)
+        el = now - self.t0
+        eta = el / frac - el if frac > 0 else 0.0
+        self.stream.write("\r[%s%s] %3d%% %d/%d %s  %.0f s, %.0f s left " % (
+            "#" * full, "." * (width - full), int(frac * 100), self.done, self.total, self.label, el, eta))
+        self.stream.flush()
+
+    def close(self):
+        if self.on:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_chunks(fn, lo, hi, jobs, chunk, extra=(), progress=True):
+    """Yield the results of ``fn(a, b, *extra)`` over lo..hi in chunks, in deal order."""
+    spans = [(a, min(a + chunk - 1, hi)) for a in range(lo, hi + 1, chunk)]
+    bar = Progress(hi - lo + 1) if progress else None
+    try:
+        if jobs <= 1 or len(spans) == 1:
+            for a, b in spans:
+                res = fn(a, b, *extra)
+                if bar:
+                    bar.add(b - a + 1)
+                yield from res
+        else:
+            import multiprocessing
+
+            with multiprocessing.Pool(jobs) as pool:
+                for res in pool.imap(_call, [(fn, (a, b) + tuple(extra)) for a, b in spans]):
+                    if bar:
+                        bar.add(len(res))
+                    yield from res
+    finally:
+        if bar:
+            bar.close()
+
+
+def wilson(k, n, z=Z95):
+    """The Wilson score interval (low, high) for k successes in n trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z / den * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summary(name, won, n, placed_total, **extra):
+    lo, hi = wilson(won, n)
+    d = {"policy": name, "deals": n, "won": won, "win_rate": won / n if n else 0.0,
+         "ci95": [lo, hi], "mean_placed": placed_total / n if n else 0.0}
+    d.update(extra)
+    return d
+
+
+def seed_stats(lo, hi, jobs, progress=True):
+    won = placed = 0
+    for _n, w, p in run_chunks(seed_chunk, lo, hi, jobs, CHUNK, progress=progress):
+        won += w
+        placed += p
+    return [summary("canonical", won, hi - lo + 1, placed)]
+
+
+def classic_stats(lo, hi, jobs, budget, progress=True):
+    hint_won = hint_placed = won = lost = unknown = placed = nodes = 0
+    for _n, status, best, nd, hw, hp in run_chunks(classic_solve_chunk, lo, hi, jobs, 20, (budget,),
+                                                    progress=progress):
+        hint_won += hw
+        hint_placed += hp
+        won += status == classic_solver.WON
+        lost += status == classic_solver.LOST
+        unknown += status == classic_solver.UNKNOWN
+        placed += best
+        nodes += nd
+    n = hi - lo + 1
+    # With unknowns, the true rate lies between "all unknowns lost" and "all won".
+    return [
+        summary("hint", hint_won, n, hint_placed),
+        summary("solver", won, n, placed, lost=lost, unknown=unknown, budget=budget,
+                ci95_unknown_won=list(wilson(won + unknown, n)), nodes=nodes),
+    ]
+
+
+def format_stats(rules, lo, hi, rows, seconds):
+    out = ["%s rules, deals %d-%d (%d deals), %.1f s" % (rules, lo, hi, hi - lo + 1, seconds),
+           "%-10s %8s %9s  %-17s %11s" % ("policy", "won", "win rate", "95% CI (Wilson)", "mean placed")]
+    for r in rows:
+        out.append("%-10s %8d %8.2f%%  %6.2f%% - %6.2f%% %11.1f" % (
+            r["policy"], r["won"], 100 * r["win_rate"], 100 * r["ci95"][0], 100 * r["ci95"][1],
+            r["mean_placed"]))
+        if "unknown" in r:
+            out.append("%-10s lost %d, unknown %d (budget %d nodes); unknowns as won: %.2f%% - %.2f%%" % (
+                "", r["lost"], r["unknown"], r["budget"], 100 * r["ci95_unknown_won"][0],
+                100 * r["ci95_unknown_won"][1]))
+    return "\n".join(out) + "\n"
+
+
+def winnable(rules, lo, hi, jobs, budget=classic_solver.DEFAULT_BUDGET, progress=True):
+    """Yield the winnable deals of lo..hi (seed: canonical autoplay wins; classic: the solver does)."""
+    if rules == RULES_SEED:
+        for n, w, _p in run_chunks(seed_chunk, lo, hi, jobs, CHUNK, progress=progress):
+            if w:
+                yield n
+    else:
+        for n, status, *_rest in run_chunks(classic_solve_chunk, lo, hi, jobs, 20, (budget,),
+                                            progress=progress):
+            if status == classic_solver.WON:
+                yield n
+
+
+# ------------------------------------------------------------------ commands
+def add_parsers(sub):
+    """Add the ``scan`` and ``stats`` subcommands to ``sultan_cli``'s subparsers."""
+    for name, text in (("scan", "list the winnable deals of a range"),
+                       ("stats", "win rate (95% Wilson interval) and mean cards placed over a range")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--deals", type=str, required=True, help="range A-B")
+        p.add_argument("--rules", choices=RULES_NAMES, default="seed",
+                       help="seed (canonical autoplay) or classic (hint policy and solver)")
+        p.add_argument("--jobs", type=str, default=None, help="worker processes (default: every core)")
+        p.add_argument("--budget", type=str, default=None,
+                       help="classic solver: nodes per deal (default %d)" % classic_solver.DEFAULT_BUDGET)
+        if name == "stats":
+            p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+
+
+def _positive(text, what, usage_error):
+    try:
+        n = int(text)
+    except ValueError:
+        raise usage_error("%s must be a whole number, not %r" % (what, text)) from None
+    if n < 1:
+        raise usage_error("%s must be at least 1, not %d" % (what, n))
+    return n
+
+
+def run(args, out, parse_range, usage_error):
+    """The ``scan``/``stats`` command (``sultan_cli`` passes its range parser and UsageError)."""
+    lo, hi = parse_range(args.deals)
+    jobs = (os.cpu_count() or 1) if args.jobs is None else _positive(args.jobs, "--jobs", usage_error)
+    budget = classic_solver.DEFAULT_BUDGET if args.budget is None else _positive(
+        args.budget, "--budget", usage_error)
+    rules = RULES_NAMES.index(args.rules)
+    if args.command == "scan":
+        for n in winnable(rules, lo, hi, jobs, budget):
+            out.write("%d\n" % n)
+        return 0
+    t0 = time.time()
+    if rules == RULES_SEED:
+        rows = seed_stats(lo, hi, jobs)
+    else:
+        rows = classic_stats(lo, hi, jobs, budget)
+    dt = time.time() - t0
+    if args.json:
+        out.write(json.dumps({"rules": args.rules, "deals": [lo, hi], "seconds": round(dt, 1),
+                              "policies": rows}) + "\n")
+    else:
+        out.write(format_stats(args.rules, lo, hi, rows, dt))
+    return 0
