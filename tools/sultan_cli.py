@@ -83,6 +83,10 @@ def build_parser():
     import sultan_scan  # scan and stats (tools/sultan_scan.py)
 
     sultan_scan.add_parsers(sub)
+    import sultan_save_cli  # play --save FILE and resume FILE (tools/sultan_save_cli.py)
+
+    sultan_save_cli.add_play_option(play)
+    sultan_save_cli.add_parsers(sub)
     return p
 
 
@@ -102,6 +106,8 @@ def play(args, out):
     if args.stop_at_pass_end and not args.auto:
         raise UsageError("--stop-at-pass-end needs --auto")
     rules = RULES_NAMES.index(args.rules)
+    if args.save and args.deals:
+        raise UsageError("--save needs --deal or --order, not --deals")
     if args.deals:
         lo, hi = parse_range(args.deals)
         game = Game(deal=lo, rules=rules)
@@ -117,8 +123,24 @@ def play(args, out):
         game = Game(deal=parse_deal(args.deal), rules=rules)
     if args.auto:
         game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
+    if args.save:
+        save_to(args.save, game)
     emit(game, args.json, out)
     return 0
+
+
+def save_to(path, game):
+    """play --save FILE: tools/sultan_save_cli.py."""
+    import sultan_save_cli
+
+    sultan_save_cli.save_game(path, game, UsageError)
+
+
+def resume(args, out):
+    """resume FILE: tools/sultan_save_cli.py."""
+    import sultan_save_cli
+
+    return sultan_save_cli.resume(args, out, emit, UsageError)
 
 
 def analyse(args, out):
@@ -128,7 +150,7 @@ def analyse(args, out):
     return sultan_scan.run(args, out, parse_range, UsageError)
 
 
-COMMANDS = {"play": play, "scan": analyse, "stats": analyse}
+COMMANDS = {"play": play, "scan": analyse, "stats": analyse, "resume": resume}
 
 
 def main(argv=None, out=None):
