@@ -32,3 +32,40 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
+
+# ---------------------------------------------------------------- firmware (issue 4)
+CP ?= 9
+EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
+.PHONY: build deploy wokwi wokwi-web emulate emulate-deps typecheck
+
+## make build [CP=8|9|10] [PY_ONLY=1] [MPY_CROSS=path]: build/CIRCUITPY for that CircuitPython
+build: $(STAMP)
+	$(BIN)/python tools/build_circuitpy.py --cp $(CP) $(if $(PY_ONLY),--py-only) $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)")
+
+## make deploy [CIRCUITPY=/media/you/CIRCUITPY]: copy what changed onto the board's drive
+deploy: build
+	$(BIN)/python tools/deploy_circuitpy.py $(if $(CIRCUITPY),--to "$(CIRCUITPY)")
+
+## make wokwi CIRCUITPYTHON_UF2=<Pico CircuitPython .uf2>: build/wokwi/sultan.uf2, the image wokwi.toml names
+wokwi: $(STAMP)
+	@test -n "$(CIRCUITPYTHON_UF2)" || { echo "usage: make wokwi CIRCUITPYTHON_UF2=<the Pico's CircuitPython .uf2>"; exit 2; }
+	$(BIN)/python tools/wokwi_image.py uf2 --circuitpython "$(CIRCUITPYTHON_UF2)" $(if $(PY_ONLY),--py-only) $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)")
+
+## make wokwi-web: build/wokwi-web, files for a wokwi.com CircuitPython project
+wokwi-web: $(STAMP)
+	$(BIN)/python tools/wokwi_image.py web
+
+$(EMULATE_DEPS): tools/emulate/package.json tools/emulate/package-lock.json
+	cd tools/emulate && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+emulate-deps: $(EMULATE_DEPS)
+
+## make emulate CIRCUITPYTHON_UF2=... RP2040_BOOTROM=... [SCENARIO=wokwi/scenario.yaml | KEYS="RIGHT A"]
+emulate: wokwi $(EMULATE_DEPS)
+	@test -n "$(RP2040_BOOTROM)" || { echo "usage: make emulate CIRCUITPYTHON_UF2=... RP2040_BOOTROM=<bootrom .bin or bootrom.js>"; exit 2; }
+	node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom "$(RP2040_BOOTROM)" \
+	  $(if $(KEYS),--keys "$(KEYS)",--scenario $(or $(SCENARIO),wokwi/scenario.yaml)) --out build/emulate
+
+## make typecheck: mypy of firmware/ and lib/ against circuitpython-stubs and each board's pins
+typecheck: $(STAMP)
+	$(BIN)/python tools/typecheck_device.py

@@ -1,0 +1,36 @@
+"""Sultan on a CircuitPython board: pick the board profile, build the display and keys, play.
+
+Everything that knows about pins lives in one ``profile_*.py`` per board, next to this file on
+CIRCUITPY.  The game itself is ``sultan.app.run`` (the same code the desktop simulator runs).
+"""
+
+import gc
+
+import board
+
+# board.board_id -> the profile module that knows its pins
+PROFILES = {
+    "pybadge": "profile_pybadge",
+    "pygamer": "profile_pygamer",
+    "raspberry_pi_pico": "profile_pico_ili9341",  # the Wokwi board: ILI9341 + 74HC165
+}
+
+
+def main() -> None:
+    board_id = board.board_id
+    name = PROFILES.get(board_id)
+    if name is None:
+        raise RuntimeError("no Sultan profile for board %r; have %s" % (board_id, ", ".join(PROFILES)))
+    profile = __import__(name)
+    gc.collect()
+    display = profile.make_display()
+    gc.collect()
+    keys = profile.make_keys()
+    gc.collect()
+    from sultan import app
+
+    gc.collect()
+    app.run(display, keys, board_id=board_id)
+
+
+main()
