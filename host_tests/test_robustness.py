@@ -155,3 +155,39 @@ def test_soak_1000_autoplayed_saved_games_in_one_micropython_vm_at_64k(mpy_lib):
     assert heap1000 <= heap10, (heap10, heap1000)
     assert played == 1000 and 0 < won < 1000 and writes >= 1000
     assert free > 8 * 1024  # headroom left in the 64K heap
+
+
+@pytest.mark.micropython
+def test_saves_cross_between_cpython_and_micropython(mpy_lib):
+    from mash import state
+
+    g = Game(deal=77)
+    for _ in range(150):
+        g.step()
+    for _ in range(4):
+        g.undo()
+    saved_log = state(g)[9]
+    st = Store(MemoryRegion())
+    st.save(g)
+    st.flush()
+    blob = bytes(st.region.data)
+    code = (
+        "from sultan.store import Store, MemoryRegion\n"
+        "from sultan.engine import Game\n"
+        "import mash\n"
+        "st = Store(MemoryRegion(data=bytes.fromhex(%r)))\n"
+        "g = st.load()\n"
+        "print(g.moves, g.log_end, g.placed, g.rng, bytes(mash.log_bytes(g)).hex())\n"
+        "g.redo(); g.step(); g.step()\n"
+        "st.save(g); st.flush()\n"
+        "print(bytes(st.region.data).hex())\n" % blob.hex()
+    )
+    first, second = run_micropython(code, heap="64K", path=mpy_lib).split("\n")[:2]
+    moves, log_end, placed, rnd, log = first.split()
+    assert (int(moves), int(log_end), int(placed), int(rnd)) == (g.moves, g.log_end, g.placed, g.rng)
+    assert bytes.fromhex(log) == saved_log  # CPython's save, read by MicroPython
+    g.redo()
+    g.step()
+    g.step()
+    back = Store(MemoryRegion(data=bytes.fromhex(second))).load()
+    assert state(back) == state(g)  # MicroPython's save of the game played on, read by CPython
