@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 
-.PHONY: test sim cli bench lint clean
+.PHONY: test sim cli bench lint clean winnable
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ cli: $(STAMP)
 ## make bench: engine benchmark figures (games/s, heap, bytes per move)
 bench: $(STAMP)
 	$(BIN)/python tools/bench_engine.py
+
+## make winnable: remake lib/sultan/winnable_{seed,classic}.bin (needed after any change to the generator or rules)
+winnable: $(STAMP)
+	$(BIN)/python tools/winnable_table.py $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check lib tools host_tests firmware
