@@ -45,10 +45,11 @@ def start(display, deal=None, store=None, rand_deal=None):
         game = engine.Game(deal=deal)
     gc.collect()
     ctrl = Controller(game, rand_deal)
+    screen = Screen(display)
     take = getattr(store, "take_message", None)  # sultan.store.Store: damage found at load
     if take is not None and store.message:
-        ctrl.say(take())
-    screen = Screen(display)
+        text = take()
+        ctrl.say(text if len(text) <= screen.cols else getattr(store, "short_message", text))
     gc.collect()
     display.auto_refresh = False
     screen.update(ctrl)

@@ -15,6 +15,7 @@ from sultan.save import ORDER_BYTES, SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, parse,
 from sultan.stats import Stats
 
 DAMAGED = "save data was damaged; starting a new game"
+DAMAGED_SHORT = "save damaged: new game"  # for a 26-column message line
 _TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29
 _TICKS_HALF = const(0x10000000)
 
@@ -170,6 +171,8 @@ class Store:
         self.message = DAMAGED
         if repair:
             self._write(None)  # replace it now, so the message is shown once
+
+    short_message = DAMAGED_SHORT  # the same news for a narrow message line
 
     def take_message(self):
         m = self.message
