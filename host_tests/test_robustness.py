@@ -182,7 +182,7 @@ def test_saves_cross_between_cpython_and_micropython(mpy_lib):
         "st.save(g); st.flush()\n"
         "print(bytes(st.region.data).hex())\n" % blob.hex()
     )
-    first, second = run_micropython(code, heap="64K", path=mpy_lib).split("\n")[:2]
+    first, second = run_micropython(code, heap="128K", path=mpy_lib).split("\n")[:2]  # hex strings
     moves, log_end, placed, rnd, log = first.split()
     assert (int(moves), int(log_end), int(placed), int(rnd)) == (g.moves, g.log_end, g.placed, g.rng)
     assert bytes.fromhex(log) == saved_log  # CPython's save, read by MicroPython

@@ -613,3 +613,14 @@ def test_classic_games_with_parks_round_trip_and_count_apart():
     s = Store(region)
     s.load()
     assert s.stats.get(RULES_CLASSIC)["played"] == 1 and s.stats.get(RULES_SEED)["played"] == 1
+
+
+def test_pending_counts_actions_not_calls():
+    st = Store(MemoryRegion())
+    g = Game(deal=12)
+    st.save(g)
+    st.flush()
+    w = st.writes
+    g.autoplay(stop_at_pass_end=True)  # one key, many moves (the controller's autoplay)
+    assert g.moves >= st.max_pending
+    assert st.save(g) and st.writes == w + 1 and st.pending == 0

@@ -227,8 +227,13 @@ class Store:
             self._force_new = False
             self.pending += 1
         else:
-            if game.moves != self._moves or game.log_end != self._end:
-                self.pending += 1
+            # count actions, not calls: one key may autoplay many moves
+            d = game.moves - self._moves
+            if d < 0:
+                d = -d
+            if d == 0 and game.log_end != self._end:
+                d = 1
+            self.pending += d
             if game.pass_no != self._pass:
                 urgent = True  # a redeal (or its undo): the end of a pass is a checkpoint
         if game.status() != engine.PLAYING and self.recorded != self.game_no:
