@@ -16,6 +16,20 @@ PROFILES = {
 }
 
 
+def open_store():  # -> sultan.store.Store | None
+    """The save store in microcontroller.nvm (sultan.nvmsave); None if it cannot be had."""
+    try:
+        from sultan import nvmsave
+    except ImportError as e:
+        print("SULTAN no saves:", e)
+        return None
+    try:
+        return nvmsave.open_store()
+    except Exception as e:  # saves are a comfort: never a reason not to play
+        print("SULTAN no saves:", e)
+        return None
+
+
 def main() -> None:
     board_id = board.board_id
     name = PROFILES.get(board_id)
@@ -27,10 +41,12 @@ def main() -> None:
     gc.collect()
     keys = profile.make_keys()
     gc.collect()
+    store = open_store()
+    gc.collect()
     from sultan import app
 
     gc.collect()
-    app.run(display, keys, board_id=board_id)
+    app.run(display, keys, board_id=board_id, store=store)
 
 
 main()

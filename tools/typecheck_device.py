@@ -10,7 +10,6 @@ Pico's board (they use only ``board.board_id``).  Exit status is mypy's.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -32,7 +31,9 @@ def board_stub_dir(board_id):
     site = sysconfig.get_paths()["purelib"]
     src = os.path.join(site, "board_definitions", board_id, "__init__.pyi")
     if not os.path.isfile(src):
-        raise SystemExit("no pin stub for %s in circuitpython-stubs (pip install -r requirements.txt)" % board_id)
+        raise SystemExit(
+            "no pin stub for %s in circuitpython-stubs (pip install -r requirements.txt)" % board_id
+        )
     out = os.path.join(WORK, board_id)
     os.makedirs(os.path.join(out, "board"), exist_ok=True)
     with open(src, encoding="utf-8") as f:
@@ -40,7 +41,9 @@ def board_stub_dir(board_id):
     # circuitpython-stubs 10.x still types DISPLAY as displayio.Display, which its own displayio stub
     # no longer has (CircuitPython 9 moved it to busdisplay.BusDisplay)
     if "displayio.Display" in stub:
-        stub = stub.replace("displayio.Display", "busdisplay.BusDisplay").replace("import displayio", "import busdisplay\nimport displayio", 1)
+        stub = stub.replace("displayio.Display", "busdisplay.BusDisplay").replace(
+            "import displayio", "import busdisplay\nimport displayio", 1
+        )
     with open(os.path.join(out, "board", "__init__.pyi"), "w", encoding="utf-8") as f:
         f.write(stub)
     return out
@@ -50,9 +53,25 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     status = 0
     for board_id, files in GROUPS:
-        env = dict(os.environ, MYPYPATH=os.pathsep.join([board_stub_dir(board_id), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "lib")]))
-        cmd = [sys.executable, "-m", "mypy", "--config-file", CONFIG,
-               "--cache-dir", os.path.join(WORK, "cache-" + board_id)] + argv + files
+        env = dict(
+            os.environ,
+            MYPYPATH=os.pathsep.join(
+                [board_stub_dir(board_id), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "lib")]
+            ),
+        )
+        cmd = (
+            [
+                sys.executable,
+                "-m",
+                "mypy",
+                "--config-file",
+                CONFIG,
+                "--cache-dir",
+                os.path.join(WORK, "cache-" + board_id),
+            ]
+            + argv
+            + files
+        )
         print("mypy [%s] %s" % (board_id, " ".join(files)), flush=True)
         proc = subprocess.run(cmd, cwd=ROOT, env=env)
         status = status or proc.returncode

@@ -54,27 +54,44 @@ def circuitpython_version(uf2_path):
     if not m:
         raise SystemExit("%s: no 'Adafruit CircuitPython X.Y.Z' banner found: not CircuitPython?" % uf2_path)
     if blocks[-1][0] >= FLASH_BASE + FS_OFFSET:
-        raise SystemExit("%s reaches into the filesystem at 0x%x: give the plain firmware UF2" % (uf2_path, FS_OFFSET))
+        raise SystemExit(
+            "%s reaches into the filesystem at 0x%x: give the plain firmware UF2" % (uf2_path, FS_OFFSET)
+        )
     return tuple(int(x) for x in m.groups())
 
 
-def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None):
+def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, quiet=False):
     version = circuitpython_version(circuitpython_uf2)
     cp = version[0]
     if cp not in build_circuitpy.CP_VERSIONS:
-        raise SystemExit("CircuitPython %d.%d.%d is not a supported target (%s)" % (version + (build_circuitpy.CP_VERSIONS,)))
+        raise SystemExit(
+            "CircuitPython %d.%d.%d is not a supported target (%s)"
+            % (version + (build_circuitpy.CP_VERSIONS,))
+        )
     print("firmware: CircuitPython %d.%d.%d" % version)
-    tree = os.path.join(ROOT, "build", "CIRCUITPY")
+    tree = tree or os.path.join(ROOT, "build", "CIRCUITPY")
     try:
-        build_circuitpy.build(cp, tree, py_only=py_only, mpy_cross=mpy_cross)
+        build_circuitpy.build(cp, tree, py_only=py_only, mpy_cross=mpy_cross, quiet=quiet)
     except build_circuitpy.BuildError as e:
         raise SystemExit("build: %s" % e) from e
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     folder2uf2 = os.path.join(os.path.dirname(sys.executable), "folder2uf2")
-    cmd = [folder2uf2 if os.path.exists(folder2uf2) else "folder2uf2", "--board", PICO_BOARD,
-           "--flash-offset", hex(FS_OFFSET), "--combine", circuitpython_uf2, "--no-extra-files",
-           "--volume-id", "0x53554c54", "-o", out, tree]
-    subprocess.run(cmd, check=True)
+    cmd = [
+        folder2uf2 if os.path.exists(folder2uf2) else "folder2uf2",
+        "--board",
+        PICO_BOARD,
+        "--flash-offset",
+        hex(FS_OFFSET),
+        "--combine",
+        circuitpython_uf2,
+        "--no-extra-files",
+        "--volume-id",
+        "0x53554c54",
+        "-o",
+        out,
+        tree,
+    ]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL if quiet else None)
     print("wrote %s (boot it with the Wokwi CLI or: make emulate)" % os.path.relpath(out, ROOT))
 
 
@@ -85,12 +102,18 @@ def make_web(out):
     fw = os.path.join(ROOT, "firmware")
     shutil.copy(os.path.join(fw, "code.py"), out)
     shutil.copy(os.path.join(fw, "profile_pico_ili9341.py"), out)
-    shutil.copytree(os.path.join(ROOT, "lib", "sultan"), os.path.join(out, "sultan"),
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        os.path.join(ROOT, "lib", "sultan"),
+        os.path.join(out, "sultan"),
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
     with open(os.path.join(out, "requirements.txt"), "w") as f:
         f.write("# Adafruit CircuitPython bundle libraries; Wokwi installs them into /lib\n")
         f.write("\n".join(BUNDLE_NAMES) + "\n")
-    print("wrote %s: upload its files to a wokwi.com Raspberry Pi Pico CircuitPython project" % os.path.relpath(out, ROOT))
+    print(
+        "wrote %s: upload its files to a wokwi.com Raspberry Pi Pico CircuitPython project"
+        % os.path.relpath(out, ROOT)
+    )
 
 
 def main(argv=None):

@@ -1,0 +1,327 @@
+"""The Wokwi board (diagram.json, wokwi.toml, the scenario) against the facts, and against the Pico profile.
+
+Valid part types and pin names are facts of the Wokwi parts (issue 4); the Pico profile's pins must be the
+ones diagram.json wires, and the scenario may press only buttons that exist, long enough for keypad's
+20 ms scan.
+"""
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIAGRAM = os.path.join(ROOT, "diagram.json")
+SCENARIO = os.path.join(ROOT, "wokwi", "scenario.yaml")
+PICO_PROFILE = os.path.join(ROOT, "firmware", "profile_pico_ili9341.py")
+
+PICO_PINS = (
+    {"GP%d" % i for i in range(23)}
+    | {"GP26", "GP27", "GP28"}
+    | {"GND.%d" % i for i in range(1, 9)}
+    | {"3V3", "VBUS", "VSYS", "3V3_EN", "ADC_VREF", "RUN"}
+)
+VALID_PINS = {
+    "wokwi-pi-pico": PICO_PINS,
+    "wokwi-ili9341": {"VCC", "GND", "CS", "RST", "D/C", "MOSI", "SCK", "LED", "MISO"},
+    "wokwi-74hc165": {"PL", "CP", "Q7", "Q7_N", "DS", "CE", "GND", "VCC"} | {"D%d" % i for i in range(8)},
+    "wokwi-pushbutton": {"1.l", "2.l", "1.r", "2.r"},
+    "wokwi-resistor": {"1", "2"},
+}
+# keypad key numbers as on the PyBadge, and the 74HC165 input each button must drive
+KEY_NAMES = ("B", "A", "START", "SELECT", "RIGHT", "DOWN", "UP", "LEFT")
+BUTTON_INPUT = {"LEFT": 0, "UP": 1, "DOWN": 2, "RIGHT": 3, "SELECT": 4, "START": 5, "A": 6, "B": 7}
+
+
+def load_diagram():
+    with open(DIAGRAM) as f:
+        return json.load(f)
+
+
+class Nets:
+    """diagram.json's connections as nets (union-find); each pushbutton side is one conductor."""
+
+    def __init__(self, diagram):
+        self.parent = {}
+        for conn in diagram["connections"]:
+            self.union(conn[0], conn[1])
+        for p in diagram["parts"]:
+            if p["type"] == "wokwi-pushbutton":
+                self.union(p["id"] + ":1.l", p["id"] + ":1.r")
+                self.union(p["id"] + ":2.l", p["id"] + ":2.r")
+
+    def find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b):
+        self.parent[self.find(a)] = self.find(b)
+
+    def net(self, endpoint):
+        root = self.find(endpoint)
+        return {k for k in list(self.parent) if self.find(k) == root}
+
+    def pico(self, endpoint):
+        """The Pico pins on ``endpoint``'s net."""
+        return {m.split(":", 1)[1] for m in self.net(endpoint) if m.startswith("pico:")}
+
+
+def parts_by_type(diagram, type_):
+    return [p for p in diagram["parts"] if p["type"] == type_]
+
+
+def test_diagram_parts_and_pins_are_valid():
+    d = load_diagram()
+    ids = {}
+    for p in d["parts"]:
+        assert p["type"] in VALID_PINS, "unknown part type %s" % p["type"]
+        assert p["id"] not in ids, "duplicate part id %s" % p["id"]
+        ids[p["id"]] = p["type"]
+    assert len(d["connections"]) > 0
+    for conn in d["connections"]:
+        assert len(conn) == 4 and isinstance(conn[2], str) and isinstance(conn[3], list), conn
+        for end in conn[:2]:
+            part, _, pin = end.partition(":")
+            assert part in ids, "%s: no part %s" % (conn, part)
+            assert pin in VALID_PINS[ids[part]], "%s: %s has no pin %r" % (conn, ids[part], pin)
+
+
+def test_diagram_parts_as_the_issue_says():
+    d = load_diagram()
+    (pico,) = parts_by_type(d, "wokwi-pi-pico")
+    assert pico["id"] == "pico" and pico["attrs"]["env"] == "circuitpython-8.2.7"
+    assert len(parts_by_type(d, "wokwi-ili9341")) == 1
+    assert len(parts_by_type(d, "wokwi-74hc165")) == 1
+    buttons = parts_by_type(d, "wokwi-pushbutton")
+    assert sorted(b["attrs"]["label"] for b in buttons) == sorted(KEY_NAMES)
+    keys = [b["attrs"]["key"] for b in buttons]
+    assert len(set(keys)) == 8 and all(keys)
+    assert all(b["attrs"]["bounce"] == "0" for b in buttons)
+    resistors = parts_by_type(d, "wokwi-resistor")
+    assert len(resistors) == 8 and all(r["attrs"]["value"] == "10000" for r in resistors)
+
+
+def test_diagram_wiring():
+    d = load_diagram()
+    nets = Nets(d)
+    (lcd,) = parts_by_type(d, "wokwi-ili9341")
+    (sr,) = parts_by_type(d, "wokwi-74hc165")
+    want_lcd = {"SCK": "GP18", "MOSI": "GP19", "MISO": "GP16", "CS": "GP17", "D/C": "GP21", "RST": "GP20"}
+    for pin, gp in want_lcd.items():
+        assert nets.pico(lcd["id"] + ":" + pin) == {gp}, pin
+    assert nets.pico(lcd["id"] + ":VCC") == {"3V3"}
+    assert nets.pico(lcd["id"] + ":GND") <= {"GND.%d" % i for i in range(1, 9)}
+    for pin, gp in {"PL": "GP11", "CP": "GP10", "Q7": "GP12"}.items():
+        assert nets.pico(sr["id"] + ":" + pin) == {gp}, pin
+    grounds = {"GND.%d" % i for i in range(1, 9)}
+    for pin in ("CE", "DS", "GND"):
+        got = nets.pico(sr["id"] + ":" + pin)
+        assert got and got <= grounds, pin
+    assert nets.pico(sr["id"] + ":VCC") == {"3V3"}
+    # each button: one side to 3V3, the other to its 74HC165 input, which has a 10k pull-down to GND
+    for b in parts_by_type(d, "wokwi-pushbutton"):
+        label = b["attrs"]["label"]
+        sides = [nets.net(b["id"] + ":1.l"), nets.net(b["id"] + ":2.l")]
+        high = [s for s in sides if "pico:3V3" in s]
+        data = [s for s in sides if sr["id"] + ":D%d" % BUTTON_INPUT[label] in s]
+        assert len(high) == 1 and len(data) == 1 and high[0] is not data[0], label
+        pulls = [m for m in data[0] if m.split(":")[0].startswith("r")]
+        assert len(pulls) == 1, "%s: want one pull-down on D%d" % (label, BUTTON_INPUT[label])
+        rid, rpin = pulls[0].split(":")
+        other = nets.pico(rid + ":" + ("2" if rpin == "1" else "1"))
+        assert other and other <= grounds, "%s: pull-down not to GND" % label
+        assert not (nets.pico(b["id"] + ":1.l") & nets.pico(b["id"] + ":2.l")), "%s shorted" % label
+
+
+def profile_pins(path):
+    """{NAME: 'GPn'} of ``NAME = board.GPn`` assignments in a profile."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    pins = {}
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Attribute)
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id == "board"
+        ):
+            pins[node.targets[0].id] = node.value.attr
+    return pins
+
+
+def test_pico_profile_pins_are_the_diagram_wires():
+    d = load_diagram()
+    nets = Nets(d)
+    lcd = parts_by_type(d, "wokwi-ili9341")[0]["id"]
+    sr = parts_by_type(d, "wokwi-74hc165")[0]["id"]
+    where = {
+        "LCD_SCK": lcd + ":SCK",
+        "LCD_MOSI": lcd + ":MOSI",
+        "LCD_MISO": lcd + ":MISO",
+        "LCD_CS": lcd + ":CS",
+        "LCD_DC": lcd + ":D/C",
+        "LCD_RST": lcd + ":RST",
+        "SR_PL": sr + ":PL",
+        "SR_CP": sr + ":CP",
+        "SR_Q7": sr + ":Q7",
+    }
+    pins = profile_pins(PICO_PROFILE)
+    assert set(pins) == set(where), "profile pins changed: update this test and diagram.json together"
+    for name, endpoint in where.items():
+        assert nets.pico(endpoint) == {pins[name]}, "%s = board.%s but diagram.json wires %s to %s" % (
+            name,
+            pins[name],
+            endpoint,
+            nets.pico(endpoint),
+        )
+
+
+def test_pins_appear_only_in_profiles():
+    fw = os.path.join(ROOT, "firmware")
+    pin = re.compile(r"\bboard\.(GP\d+|BUTTON_\w+|JOYSTICK_\w+|D\d+|A\d+|SCK|MOSI|MISO|TFT_\w+)\b")
+    for fn in os.listdir(fw):
+        if fn.endswith(".py") and not fn.startswith("profile_"):
+            with open(os.path.join(fw, fn)) as f:
+                assert not pin.search(f.read()), "%s names a pin: pins belong in a profile" % fn
+    for dirpath, _d, files in os.walk(os.path.join(ROOT, "lib")):
+        for fn in files:
+            if fn.endswith(".py"):
+                with open(os.path.join(dirpath, fn)) as f:
+                    assert not pin.search(f.read()), "lib/%s names a pin" % fn
+
+
+def test_code_py_knows_a_profile_per_board():
+    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+        tree = ast.parse(f.read())
+    profiles = None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "PROFILES":
+            profiles = ast.literal_eval(node.value)
+    assert profiles and {"pybadge", "raspberry_pi_pico"} <= set(profiles)
+    for module in profiles.values():
+        assert os.path.isfile(os.path.join(ROOT, "firmware", module + ".py")), module
+
+
+def test_wokwi_toml():
+    with open(os.path.join(ROOT, "wokwi.toml"), "rb") as f:
+        cfg = tomllib.load(f)["wokwi"]
+    assert cfg["version"] == 1
+    assert isinstance(cfg["rfc2217ServerPort"], int)
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import wokwi_image
+
+    default_out = os.path.relpath(os.path.join(wokwi_image.ROOT, "build", "wokwi", "sultan.uf2"), ROOT)
+    assert cfg["firmware"] == default_out.replace(os.sep, "/")
+
+
+def node():
+    exe = shutil.which("node")
+    if not exe:
+        pytest.skip("node is not installed")
+    return exe
+
+
+def scenario():
+    code = (
+        "const {parseScenario}=require('./tools/emulate/lib/scenario');"
+        "process.stdout.write(JSON.stringify(parseScenario(require('fs').readFileSync(%s,'utf8'))))"
+        % json.dumps(SCENARIO)
+    )
+    out = subprocess.run([node(), "-e", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def test_scenario_is_valid():
+    with open(SCENARIO) as f:
+        text = f.read()
+    assert re.search(r"^version: 1$", text, re.M) and re.search(r"^steps:$", text, re.M)
+    s = scenario()
+    assert s["version"] == 1 and s["name"]
+    d = load_diagram()
+    buttons = {b["id"]: b["attrs"]["label"] for b in parts_by_type(d, "wokwi-pushbutton")}
+    lcd = parts_by_type(d, "wokwi-ili9341")[0]["id"]
+    steps = s["steps"]
+    assert steps[0] == {"wait-serial": "SULTAN READY"}
+    held = None  # (button, ms held so far)
+    last_release = None
+    shots = 0
+    for i, step in enumerate(steps):
+        ((kind, arg),) = step.items()
+        assert kind in ("wait-serial", "set-control", "delay", "take-screenshot"), kind
+        if kind == "set-control":
+            assert arg["part-id"] in buttons, "no button %s" % arg["part-id"]
+            assert arg["control"] == "pressed" and arg["value"] in (0, 1)
+            if arg["value"] == 1:
+                assert held is None, "step %d: two buttons at once" % i
+                held = [arg["part-id"], 0]
+            else:
+                assert held and held[0] == arg["part-id"], "step %d: release of a button not held" % i
+                assert held[1] > 20, "step %d: press shorter than keypad's 20 ms scan" % i
+                last_release = buttons[held[0]]
+                held = None
+        elif kind == "delay":
+            m = re.fullmatch(r"(\d+)(ms|s)", arg)
+            assert m, "delay needs units: %r" % arg
+            if held:
+                held[1] += int(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+        elif kind == "wait-serial":
+            assert arg.startswith("SULTAN ")
+            m = re.match(r"SULTAN key=(\w+)", arg)
+            if m:
+                assert m.group(1) in KEY_NAMES and m.group(1) == last_release, (
+                    "step %d waits for a key not pressed" % i
+                )
+        else:
+            assert arg["part-id"] == lcd and arg["save-to"].endswith(".png")
+            shots += 1
+    assert held is None and shots >= 2
+
+
+def test_emulator_units():
+    """The emulator's models (ILI9341, 74HC165, netlist, scenario parser, PNG) under node's test runner."""
+    proc = subprocess.run([node(), "--test", "tools/emulate/test/"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert re.search(r"^# fail 0$", proc.stdout, re.M)
+
+
+def test_typecheck_catches_a_misspelt_api(tmp_path):
+    """The device typecheck fails on a CircuitPython API that does not exist, or a pin the board lacks."""
+    import typecheck_device  # tools/ is on sys.path (conftest)
+
+    src = open(PICO_PROFILE).read()
+    for bad in (
+        src.replace("keypad.ShiftRegisterKeys(", "keypad.ShiftRegisterKey("),
+        src.replace("board.GP12", "board.GP29"),
+        src.replace("key_count=8", "keycount=8"),
+    ):
+        assert bad != src
+        f = tmp_path / "profile_bad.py"
+        f.write_text(bad)
+        stub = typecheck_device.board_stub_dir("raspberry_pi_pico")
+        env = dict(os.environ, MYPYPATH=stub)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mypy",
+                "--config-file",
+                typecheck_device.CONFIG,
+                "--cache-dir",
+                str(tmp_path / "cache"),
+                str(f),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert proc.returncode == 1 and "error:" in proc.stdout, proc.stdout
