@@ -274,3 +274,21 @@ def test_layouts_fill_the_screen():
             for b in rects[i + 1:]:
                 apart_x = a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0]
                 assert apart_x or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+
+
+def test_empty_stock_shows_redeals_left(rig):
+    g = rig.game
+    g.autoplay(stop_at_pass_end=True)  # pass 1 played out: the stock is empty
+    assert g.stock_count == 0 and g.pass_no == 1
+    rig.ctrl.cursor = 7
+    rig.redraw()
+    with shot(rig, "stock-empty"):
+        assert rig.screen.stock_label.text == "R2"
+        x, y, w, h = rig.card_rect(7)
+        stock = rig.region(rig.fb(), (x, y, w, h))
+        # The empty place's outline, with the small blue "R2" box in it.
+        assert rig.virtual(rig.fb(), x, y + 3) == color(sprites.SLOT)
+        assert 0 < (stock == color(sprites.BACK)).sum() < stock.size // 4
+    rig.press("A")  # redeal
+    assert g.pass_no == 2 and g.stock_count > 0
+    assert rig.screen.stock_label.text == "%2d" % g.stock_count

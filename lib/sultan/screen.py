@@ -216,9 +216,15 @@ class Screen:
         for f in range(8):
             self._show_card(F0 + f, g.foundation_card(f))
         self._show_card(STOCK, 255 if g.stock_count else 0)
-        self._hide(self.stock_label, not g.stock_count)
+        # The stock's count on its back; once empty, "R1"/"R2" while a redeal is left.
+        left = 0
+        if not g.stock_count and g.placed < 95 and (g.refill or g.talon_count):
+            left = engine.PASSES - g.pass_no
+        self._hide(self.stock_label, not (g.stock_count or left))
         if g.stock_count:
             self._text(0, self.stock_label, "%2d" % g.stock_count)
+        elif left:
+            self._text(0, self.stock_label, "R%d" % left)
         playing = ctrl.mode == PLAY
         # Rings: hint source and target, selection, cursor.
         h0 = h1 = NONE
