@@ -112,3 +112,29 @@ def test_sim_headless_screenshot(tmp_path):
     assert "SULTAN key=A placed=0 pass=1 status=playing" in p.stdout
     img = Image.open(out)
     assert img.size == (640, 512)  # 160x128 at 4x
+
+
+def test_sim_keyboard_mapping():
+    """Pygame key events (posted to the dummy video driver) drive the game; closing the window ends it."""
+    code = r"""
+import sys
+sys.path[:0] = ["lib", "tools"]
+import sim
+from sultan import app
+d = sim.make_display(160, 128, 2)
+import pygame
+src = sim.PygameKeys(d)
+for key in (pygame.K_RIGHT, pygame.K_z, pygame.K_x, pygame.K_RETURN, pygame.K_SPACE, pygame.K_LEFT,
+            pygame.K_DOWN, pygame.K_UP):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))
+pygame.event.post(pygame.event.Event(pygame.QUIT))
+app.run(d, src, board_id="desktop_sim", deal=7, idle=0)
+print("window", d._window.get_size(), pygame.display.get_caption()[0])
+"""
+    p = _tool(["-c", code], {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    assert p.returncode == 0, p.stderr
+    keys_seen = [ln.split()[1] for ln in p.stdout.splitlines() if ln.startswith("SULTAN key=")]
+    assert keys_seen == ["key=RIGHT", "key=A", "key=B", "key=START", "key=SELECT", "key=LEFT", "key=DOWN",
+                         "key=UP"]
+    assert "window (320, 256)" in p.stdout and "Z: A" in p.stdout and "Space: SELECT" in p.stdout
