@@ -72,3 +72,18 @@ def test_missing_file_and_bad_combinations_are_one_line_errors(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     r = cli("play", "--deals", "1-3", "--save", str(tmp_path / "x.sav"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_play_save_replaces_a_corrupt_file_and_keeps_counting_into_a_good_one(tmp_path):
+    f = tmp_path / "g.sav"
+    f.write_bytes(b"\x55" * 700)
+    assert cli("play", "--deal", "9", "--auto", "--save", str(f)).returncode == 0
+    first = json.loads(cli("resume", str(f), "--json").stdout)
+    assert cli("play", "--deal", "10", "--auto", "--save", str(f)).returncode == 0
+    second = json.loads(cli("resume", str(f), "--json").stdout)
+    assert first["deal"] == 9 and second["deal"] == 10 and second["status"] in ("won", "lost")
+    from sultan.filesave import open_store
+
+    st = open_store(str(f))
+    st.load()
+    assert st.stats.get(0)["played"] == 2  # both decided games counted in the file
