@@ -39,3 +39,24 @@ def test_every_key_that_changes_the_game_reaches_the_store_and_the_end_flushes()
     ctrl = run(store, "START " * 40 + "B B B")  # many turns, then undos
     assert store.pending == 0
     assert state(Store(region).load()) == state(ctrl.game)
+
+
+def test_the_simulator_resumes_from_its_save_file(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    sim = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "sim.py")
+    f = str(tmp_path / "sim.bin")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+
+    def ready(*args):
+        r = subprocess.run([sys.executable, sim, "--frames", "40", "--save", f, *args], env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.splitlines()[0]
+
+    first = ready("--keys", "START START A")
+    assert ready() == first  # same deal comes back
+    st = open_store(f)
+    assert st.load().moves >= 2

@@ -125,6 +125,10 @@ def main(argv=None):
     p.add_argument("--keys", default="", help='key names played first, e.g. "RIGHT A"')
     p.add_argument("--frames", type=int, default=None, help="stop after this many loop turns")
     p.add_argument("--screenshot", default=None, help="write the window to this PNG at the end")
+    p.add_argument("--save", default=None, metavar="FILE",
+                   help="resume from and save to FILE (default: sultan/save.bin in the user data dir, "
+                        "only for a plain interactive run: not with --deal or --frames)")
+    p.add_argument("--no-save", action="store_true", help="play without resuming or saving")
     a = p.parse_args(argv)
     if a.size not in SIZES:
         p.error("--size must be one of %s" % ", ".join(SIZES))
@@ -148,7 +152,12 @@ def main(argv=None):
     display = make_display(w, h, a.zoom)
     source = PygameKeys(display, a.keys)
     display.present()
-    app.run(display, source, board_id="desktop_sim", deal=a.deal, frames=a.frames, idle=0.01)
+    store = None
+    if not a.no_save and (a.save or (a.deal is None and a.frames is None)):
+        from sultan.filesave import open_store  # the game comes back next time (README: reliability)
+
+        store = open_store(a.save)
+    app.run(display, source, board_id="desktop_sim", deal=a.deal, frames=a.frames, idle=0.01, store=store)
     if a.screenshot:
         display.save(a.screenshot)
         print("sim: wrote %s" % a.screenshot)
