@@ -45,13 +45,13 @@ def start(display, deal=None, store=None, rand_deal=None):
         game = engine.Game(deal=deal)
     gc.collect()
     ctrl = Controller(game, rand_deal)
+    display.auto_refresh = False  # before the screen exists: no half-built frame is ever shown
     screen = Screen(display)
     take = getattr(store, "take_message", None)  # sultan.store.Store: damage found at load
     if take is not None and store.message:
         text = take()
         ctrl.say(text if len(text) <= screen.cols else getattr(store, "short_message", text))
     gc.collect()
-    display.auto_refresh = False
     screen.update(ctrl)
     display.refresh()
     return ctrl, screen
