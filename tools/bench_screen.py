@@ -5,9 +5,9 @@ displayio objects and bitmap bytes.
 
 "changed" = framebuffer pixels whose colour differs after the action's single
 refresh; "redrawn" = distinct pixels inside the dirty areas that refresh wrote
-(what the SPI bus carries on the device, overlaps counted once).  Whole games are played by button presses (the
-canonical policy, walking the cursor), so every kind of action is measured
-many times.
+(what the SPI bus carries on the device, overlaps counted once).  Whole games
+are played by button presses (the canonical policy, walking the cursor), so
+every kind of action is measured many times.
 """
 
 import argparse
