@@ -10,6 +10,7 @@ from sultan.controller import (
     MENU_ITEMS,
     OVER,
     PLAY,
+    RULES,
     Controller,
     move,
     route,
@@ -236,3 +237,19 @@ def test_controller_runs_on_micropython(mpy):
     out = mpy(code, heap="128K").split()
     assert out == [str(ref.placed), str(ref.moves), str(ref.pass_no), str(ref.missed), "True",
                    str(len(route(0, STOCK)))]
+
+
+def test_rules_page_returns_to_where_it_came_from():
+    ctrl = Controller(engine.Game(deal=7))
+    press_all(ctrl, [keys.SELECT, keys.UP, keys.A])
+    assert ctrl.mode == RULES
+    ctrl.press(keys.B)
+    assert ctrl.mode == PLAY and ctrl.game.moves == 0  # B left the page, it did not undo
+    deal = next(d for d in range(1, 50) if engine.Game(deal=d).autoplay() == engine.LOST)
+    ctrl = Controller(engine.Game(deal=deal))
+    press_all(ctrl, script_for(deal, 0))
+    assert ctrl.mode == OVER
+    press_all(ctrl, [keys.SELECT, keys.UP, keys.A])
+    assert ctrl.mode == RULES
+    ctrl.press(keys.A)
+    assert ctrl.mode == OVER

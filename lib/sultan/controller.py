@@ -153,6 +153,7 @@ class Controller:
             self._press_deal(key)
         elif mode == RULES:
             self.mode = PLAY
+            self._check_over()  # back to the won/lost panel if the game is over
         else:
             self._press_over(key)
         return True
