@@ -292,3 +292,18 @@ def test_empty_stock_shows_redeals_left(rig):
     rig.press("A")  # redeal
     assert g.pass_no == 2 and g.stock_count > 0
     assert rig.screen.stock_label.text == "%2d" % g.stock_count
+
+
+def test_menu_marker_moves_alone(rig):
+    rig.press("SELECT")
+    before, after = rig.press("DOWN DOWN DOWN")
+    with shot(rig, "menu"):
+        lay = rig.layout
+        box = ring_pixels(rig, after, CURSOR)  # the ">" is drawn in the cursor's yellow
+        assert box is not None
+        top = lay.panel_y + 3 + 10 * 3
+        assert top <= box[1] and box[3] <= top + 12 and box[0] >= 4 and box[2] <= 10
+        mask = changed_mask(before, after)
+        assert mask.sum() > 0
+        assert outside(mask, rig, [(4, lay.panel_y, 6, lay.panel_lines * 10 + 6)]) == 0
+        assert "Autoplay: off" in rig.screen.overlay_text.text
