@@ -253,3 +253,26 @@ def test_rules_page_returns_to_where_it_came_from():
     assert ctrl.mode == RULES
     ctrl.press(keys.A)
     assert ctrl.mode == OVER
+
+
+def test_classic_rules_park_by_buttons():
+    """Classic rules: select the talon top, then A on an empty divan slot parks it there."""
+    for deal in range(1, 200):
+        g = engine.Game(deal=deal, rules=engine.RULES_CLASSIC)
+        for _ in range(400):
+            h = g.hint()
+            if not h or engine.hint_kind(h) == engine.A_PARK:
+                break
+            g.step()
+        if h and engine.hint_kind(h) == engine.A_PARK:
+            break
+    else:
+        pytest.skip("no park in sight")
+    slot = engine.hint_place(h)
+    card = g.card_at(TALON)
+    ctrl = Controller(g)
+    ctrl.cursor = TALON
+    press_all(ctrl, [keys.A] + route(TALON, slot) + [keys.A])
+    assert g.divan[slot] == card and ctrl.selected == NONE
+    ctrl.press(keys.B)  # undo the park
+    assert g.divan[slot] == 0 and g.card_at(TALON) == card
