@@ -191,3 +191,29 @@ def test_saves_cross_between_cpython_and_micropython(mpy_lib):
     g.step()
     back = Store(MemoryRegion(data=bytes.fromhex(second))).load()
     assert state(back) == state(g)  # MicroPython's save of the game played on, read by CPython
+
+
+@pytest.mark.micropython
+def test_nvm_store_in_micropython_with_and_without_an_nvm(mpy_lib):
+    code = (
+        "import sys\n"
+        "from sultan import nvmsave\n"
+        "from sultan.engine import Game\n"
+        "st = nvmsave.open_store()\n"  # the unix port has no microcontroller module: RAM only
+        "print(st.region is None, st.load() is None, st.message)\n"
+        "class M:\n"
+        "    nvm = bytearray(b'\\xff' * 8192)\n"
+        "sys.modules['microcontroller'] = M\n"
+        "st = nvmsave.open_store()\n"
+        "print(len(st.region), st.load() is None, st.message)\n"  # erased flash: the message, once
+        "g = Game(deal=4)\n"
+        "for i in range(60):\n"
+        "    g.step()\n"
+        "    st.save(g)\n"
+        "st.flush()\n"
+        "again = nvmsave.open_store()\n"
+        "back = again.load()\n"
+        "print(back.moves == g.moves, back.placed == g.placed, again.message)\n"
+    )
+    out = run_micropython(code, heap="64K", path=mpy_lib).splitlines()
+    assert out == ["True True None", "2048 True save data was damaged; starting a new game", "True True None"]
