@@ -307,3 +307,33 @@ def test_menu_marker_moves_alone(rig):
         assert mask.sum() > 0
         assert outside(mask, rig, [(4, lay.panel_y, 6, lay.panel_lines * 10 + 6)]) == 0
         assert "Autoplay: off" in rig.screen.overlay_text.text
+
+
+def test_nothing_is_built_after_start(monkeypatch):
+    """Every displayio object exists from the start: a whole game, menus and panels create none."""
+    import displayio
+
+    rig = Rig("160x128", deal=42)
+    made = []
+
+    class CountingBitmap(displayio.Bitmap):
+        def __init__(self, *a, **k):
+            made.append("Bitmap")
+            super().__init__(*a, **k)
+
+    class CountingTileGrid(displayio.TileGrid):
+        def __init__(self, *a, **k):
+            made.append("TileGrid")
+            super().__init__(*a, **k)
+
+    monkeypatch.setattr(displayio, "Bitmap", CountingBitmap)
+    monkeypatch.setattr(displayio, "TileGrid", CountingTileGrid)
+    monkeypatch.setattr(displayio, "Group", None)  # any new Group would fail loudly
+    # The deal editor (cancelled), the rules page, a hint; the menu remembers its last line.
+    rig.press("SELECT DOWN A UP RIGHT B SELECT UP UP A A SELECT DOWN DOWN DOWN DOWN DOWN DOWN A")
+    assert rig.ctrl.hint and rig.game.deal == 42 and rig.game.moves == 0
+    for k in script_for(42, 2):
+        rig.press([k])
+    assert rig.ctrl.mode == OVER
+    rig.press("SELECT B B START A")  # menu over the panel, undo, replay, new deal
+    assert made == []
