@@ -29,7 +29,8 @@ function usage(msg) {
   console.error(
     'usage: emulate.js --firmware IMAGE.uf2 --bootrom BOOTROM(.bin|.js) [--diagram diagram.json]\n' +
       '       [--scenario FILE.yaml] [--keys "RIGHT A ..."] [--key-ms 60] [--gap-ms 400]\n' +
-      '       [--out DIR] [--serial-log FILE] [--timeout-s N] [--final-screenshot NAME.png] [--quiet]',
+      '       [--out DIR] [--serial-log FILE] [--timeout-s N] [--final-screenshot NAME.png] [--quiet]\n' +
+      '       [--no-usb]  (no USB host at all: wait-serial becomes a wait of 8 s for READY, 1 s otherwise)',
   );
   process.exit(2);
 }
@@ -42,12 +43,13 @@ function parseArgs(argv) {
     scenario: null,
     keys: null,
     keyMs: 60,
-    gapMs: 400,
+    gapMs: 100,
     out: path.join(ROOT, 'build', 'emulate'),
     serialLog: null,
     timeoutS: 900,
     finalScreenshot: null,
     quiet: false,
+    noUsb: false,
   };
   for (let i = 2; i < argv.length; i++) {
     const a = argv[i];
@@ -67,6 +69,7 @@ function parseArgs(argv) {
     else if (a === '--timeout-s') opts.timeoutS = Number(next());
     else if (a === '--final-screenshot') opts.finalScreenshot = next();
     else if (a === '--quiet') opts.quiet = true;
+    else if (a === '--no-usb') opts.noUsb = true;
     else if (a === '-h' || a === '--help') usage();
     else usage('unknown argument ' + a);
   }
@@ -87,8 +90,10 @@ function loadBootrom(file) {
 }
 
 // A keypad scan needs > 20 ms of a level; the keys shorthand keeps each press and gap longer than that.
+// After each key it waits for the game's "SULTAN key=NAME" line and takes a screenshot NN-NAME.png.
 function keySteps(keys, buttons, keyMs, gapMs) {
-  const steps = [];
+  const steps = [{ 'take-screenshot': { 'part-id': 'lcd', 'save-to': '00-ready.png' } }];
+  let shot = 0;
   for (const word of keys.split(/[\s,]+/).filter(Boolean)) {
     const m = /^([A-Za-z]+)(?:\*(\d+))?$/.exec(word);
     if (!m) throw new Error('bad key ' + word);
@@ -98,6 +103,9 @@ function keySteps(keys, buttons, keyMs, gapMs) {
       steps.push({ 'set-control': { 'part-id': b.id, control: 'pressed', value: 1 } });
       steps.push({ delay: keyMs + 'ms' });
       steps.push({ 'set-control': { 'part-id': b.id, control: 'pressed', value: 0 } });
+      steps.push({ 'wait-serial': 'SULTAN key=' + b.name });
+      shot++;
+      steps.push({ 'take-screenshot': { 'part-id': 'lcd', 'save-to': `${String(shot).padStart(2, '0')}-${b.name}.png` } });
       steps.push({ delay: gapMs + 'ms' });
     }
   }
@@ -157,7 +165,7 @@ function main() {
   let serial = '';
   let consumed = 0; // wait-serial matches lines after the last match
   const serialLog = opts.serialLog ? fs.openSync(opts.serialLog, 'w') : null;
-  const cdc = new USBCDC(mcu.usbCtrl);
+  const cdc = opts.noUsb ? { sendSerialByte() {} } : new USBCDC(mcu.usbCtrl);
   const decoder = new TextDecoder();
   cdc.onSerialData = (bytes) => {
     const text = decoder.decode(bytes, { stream: true });
@@ -204,7 +212,9 @@ function main() {
   const shots = [];
   for (const step of steps) {
     const [kind, arg] = Object.entries(step)[0];
-    if (kind === 'wait-serial') {
+    if (kind === 'wait-serial' && opts.noUsb) {
+      runFor((String(arg) === 'SULTAN READY' ? 8000 : 1000) * 1e6);
+    } else if (kind === 'wait-serial') {
       const text = String(arg);
       log('wait-serial ' + JSON.stringify(text));
       for (;;) {
