@@ -208,3 +208,24 @@ def test_card_notation_round_trips():
         assert C(cards.name(c)) == c
     with pytest.raises(ValueError):
         C("1H")
+
+
+@pytest.mark.parametrize("rules", [engine.RULES_SEED, engine.RULES_CLASSIC])
+def test_autoplay_records_exactly_the_moves_step_makes(rules):
+    for deal in (1, 2, 3, 31, 500):
+        fast = Game(deal=deal, rules=rules)
+        fast.autoplay()
+        slow = Game(deal=deal, rules=rules)
+        while slow.step():
+            pass
+        assert fingerprint(fast) == fingerprint(slow)
+
+
+def test_new_deal_can_switch_rules_in_place():
+    g = Game(deal=5)
+    g.autoplay()
+    g.new_deal(5, rules=engine.RULES_CLASSIC)
+    assert g.rules == engine.RULES_CLASSIC and g.moves == 0 and g.placed == 0
+    assert fingerprint(g) == fingerprint(Game(deal=5, rules=engine.RULES_CLASSIC))
+    with pytest.raises(ValueError):
+        g.new_deal(5, rules=7)

@@ -86,11 +86,8 @@ class Game(Table):
     """
 
     def __init__(self, deal=None, order=None, rules=RULES_SEED):
-        if rules != RULES_SEED and rules != RULES_CLASSIC:
-            raise ValueError("unknown rules %r" % (rules,))
         Table.__init__(self)
-        self.rules = rules
-        self.refill = rules == RULES_SEED
+        self._set_rules(rules)
         self.log = bytearray(2 * MAX_ACTIONS)  # 2 bytes an action: kind|flags, place<<4|f
         self.moves = 0  # actions in effect (undo lowers it)
         self.log_end = 0  # actions recorded; moves..log_end can be redone
@@ -101,21 +98,31 @@ class Game(Table):
             self.new_deal(1 if deal is None else deal)
 
     # ----------------------------------------------------------------- set-up
-    def new_deal(self, deal):
-        """Start numbered deal ``deal`` in place (no new buffers)."""
+    def _set_rules(self, rules):
+        if rules != RULES_SEED and rules != RULES_CLASSIC:
+            raise ValueError("unknown rules %r" % (rules,))
+        self.rules = rules
+        self.refill = rules == RULES_SEED
+
+    def new_deal(self, deal, rules=None):
+        """Start numbered deal ``deal`` in place (no new buffers), optionally under other rules."""
         if not (isinstance(deal, int) and 1 <= deal <= MAX_DEAL):
             raise ValueError("deal must be 1..999999999, not %r" % (deal,))
+        if rules is not None:
+            self._set_rules(rules)
         self.rng = rng.shuffle(self.stock, cards.STOCK_PACK, cards.STOCK_SIZE, rng.seed(deal))
         self.deal = deal
         self._start()
 
-    def new_order(self, order):
+    def new_order(self, order, rules=None):
         """Start a game whose stock is ``order`` (95 card bytes, top first)."""
         from sultan.text import stock_order_error  # set-up only: loaded on demand
 
         err = stock_order_error(order)
         if err:
             raise ValueError(err)
+        if rules is not None:
+            self._set_rules(rules)
         h = 0
         n = cards.STOCK_SIZE
         for i in range(n):
@@ -384,6 +391,7 @@ class Game(Table):
                     talon[tc] = c
                     tc += 1
                     log[2 * mv] = A_TURN
+                    log[2 * mv + 1] = 0
                     mv += 1
                     while sc and not where[c] and mv < MAX_ACTIONS:
                         sc -= 1
@@ -391,6 +399,7 @@ class Game(Table):
                         talon[tc] = c
                         tc += 1
                         log[2 * mv] = A_TURN
+                        log[2 * mv + 1] = 0
                         mv += 1
                     continue
                 else:
