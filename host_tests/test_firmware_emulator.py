@@ -50,32 +50,31 @@ def emulator_ready():
             pytest.skip("npm ci in tools/emulate failed: " + proc.stderr[-500:])
 
 
-def test_game_runs_on_circuitpython(tmp_path):
-    from PIL import Image
-
+@pytest.fixture(scope="module")
+def image(tmp_path_factory):
     emulator_ready()
-    image = tmp_path / "sultan.uf2"
-    wokwi_image.make_uf2(UF2, str(image), tree=str(tmp_path / "CIRCUITPY"), quiet=True)
-    shots = tmp_path / "shots"
-    proc = subprocess.run(
-        [
-            "node",
-            os.path.join(EMULATE, "emulate.js"),
-            "--firmware",
-            str(image),
-            "--bootrom",
-            BOOTROM,
-            "--scenario",
-            os.path.join(ROOT, "wokwi", "scenario.yaml"),
-            "--out",
-            str(shots),
-            "--timeout-s",
-            "600",
-        ],
+    tmp = tmp_path_factory.mktemp("wokwi")
+    out = tmp / "sultan.uf2"
+    wokwi_image.make_uf2(UF2, str(out), tree=str(tmp / "CIRCUITPY"), quiet=True)
+    return str(out)
+
+
+def emulate(image, *args):
+    return subprocess.run(
+        ["node", os.path.join(EMULATE, "emulate.js"), "--firmware", image, "--bootrom", BOOTROM]
+        + ["--timeout-s", "600"]
+        + list(args),
         capture_output=True,
         text=True,
         timeout=900,
     )
+
+
+def test_game_runs_on_circuitpython(tmp_path, image):
+    from PIL import Image
+
+    shots = tmp_path / "shots"
+    proc = emulate(image, "--scenario", os.path.join(ROOT, "wokwi", "scenario.yaml"), "--out", str(shots))
     out = proc.stdout
     assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
     ready = re.search(r"SULTAN READY board=raspberry_pi_pico deal=(\d+) mem_free=(\d+)", out, re.M)
@@ -94,3 +93,16 @@ def test_game_runs_on_circuitpython(tmp_path):
     # the cursor moved and a card was turned: the pictures differ
     assert pictures["01-ready.png"].tobytes() != pictures["02-selected.png"].tobytes()
     assert pictures["02-selected.png"].tobytes() != pictures["03-turned.png"].tobytes()
+
+
+def test_game_runs_with_no_usb_host(tmp_path, image):
+    """The game waits for nothing: with no USB host at all it still draws and answers the buttons."""
+    from PIL import Image
+
+    shots = tmp_path / "shots"
+    proc = emulate(image, "--no-usb", "--keys", "START", "--out", str(shots))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    ready = Image.open(shots / "00-ready.png").convert("RGB")
+    turned = Image.open(shots / "01-START.png").convert("RGB")
+    assert len(ready.getcolors(320 * 240)) > 4, "nothing drawn without a USB host"
+    assert ready.tobytes() != turned.tobytes(), "START changed nothing without a USB host"
