@@ -138,3 +138,17 @@ print("window", d._window.get_size(), pygame.display.get_caption()[0])
     assert keys_seen == ["key=RIGHT", "key=A", "key=B", "key=START", "key=SELECT", "key=LEFT", "key=DOWN",
                          "key=UP"]
     assert "window (320, 256)" in p.stdout and "Z: A" in p.stdout and "Space: SELECT" in p.stdout
+
+
+def test_whole_deal_through_the_main_loop_matches_autoplay():
+    """The event stream (press + release per key) through app.run, screen and all, plays a deal to its end."""
+    from test_controller import script_for
+
+    ref = engine.Game(deal=42)
+    ref.autoplay()
+    script = [keys.NAMES[k] for k in script_for(42, 2)]
+    d, ctrl, lines = run_app(" ".join(script), deal=42)
+    assert ctrl.game.snapshot() == ref.snapshot()
+    assert len(lines) == 1 + len(script) and d.refreshes == 1 + len(script)
+    assert lines[-1] == "SULTAN key=%s placed=%d pass=%d status=%s" % (
+        script[-1], ref.placed, ref.pass_no, engine.STATUS_NAMES[ref.status()])
