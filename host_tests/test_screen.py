@@ -337,3 +337,34 @@ def test_nothing_is_built_after_start(monkeypatch):
     assert rig.ctrl.mode == OVER
     rig.press("SELECT B B START A")  # menu over the panel, undo, replay, new deal
     assert made == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_random_presses_keep_the_cursor_on_screen(size):
+    """Random buttons: in play the yellow ring is always exactly round the cursor's place."""
+    import random
+
+    rig = Rig(size, deal=11)
+    r = random.Random(size)
+    seen = set()
+    n = 400 if size == "160x128" else 100  # the big screen renders four times the pixels
+    for _ in range(n):
+        k = r.choice((keys.RIGHT, keys.LEFT, keys.UP, keys.DOWN, keys.RIGHT, keys.DOWN, keys.A, keys.A,
+                      keys.B, keys.START, keys.SELECT))
+        _, after = rig.press([k])
+        if rig.ctrl.mode == OVER:
+            rig.press("B")
+            continue
+        if rig.ctrl.mode != 0:  # a menu or page is up: close it
+            rig.press("B")
+            after = rig.fb()
+        assert rig.ctrl.mode == 0
+        box = ring_pixels(rig, after, CURSOR)
+        try:
+            assert box == ring_box(rig, rig.ctrl.cursor)
+        except AssertionError:
+            save_failure("random-%s" % size, rig.image())
+            raise
+        seen.add(rig.ctrl.cursor)
+    if n == 400:
+        assert len(seen) == 16  # every place was visited
