@@ -23,6 +23,7 @@ const { parseScenario, parseDuration } = require('./lib/scenario');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SPI_BYTE_NANOS = 320; // 8 bits at 25 MHz
+const KEYPAD_SCAN_MS = 20; // keypad.ShiftRegisterKeys' default interval
 
 function usage(msg) {
   if (msg) console.error('emulate: ' + msg);
@@ -210,6 +211,7 @@ function main() {
     steps = steps.concat(keySteps(opts.keys, buttons, opts.keyMs, opts.gapMs));
   }
   const shots = [];
+  const lastChange = new Map(); // part-id -> simulated ms of its last press or release
   for (const step of steps) {
     const [kind, arg] = Object.entries(step)[0];
     if (kind === 'wait-serial' && opts.noUsb) {
@@ -237,7 +239,11 @@ function main() {
       runFor(parseDuration(arg) * 1e6);
     } else if (kind === 'set-control') {
       if (arg.control !== 'pressed') throw new Error('only the pressed control is modelled, not ' + arg.control);
-      setButton(arg['part-id'], Number(arg.value) !== 0);
+      const down = Number(arg.value) !== 0;
+      const since = simMs() - (lastChange.get(arg['part-id']) ?? -1e9);
+      if (since < KEYPAD_SCAN_MS) log(`warning: ${arg['part-id']} changed after ${since.toFixed(1)} ms; keypad scans every ${KEYPAD_SCAN_MS} ms and may miss it`);
+      lastChange.set(arg['part-id'], simMs());
+      setButton(arg['part-id'], down);
     } else if (kind === 'take-screenshot') {
       const name = path.basename(arg['save-to'] || `screenshot-${shots.length + 1}.png`);
       const file = path.join(opts.out, name);
