@@ -215,3 +215,21 @@ def test_wokwi_web(tmp_path):
     assert {"diagram.json", "code.py", "profile_pico_ili9341.py", "requirements.txt", "sultan"} <= names
     assert "adafruit_ili9341" in (out / "requirements.txt").read_text()
     assert (out / "sultan" / "engine.py").exists()
+
+
+def test_deploy_refuses_a_build_for_another_circuitpython(tmp_path):
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    src = tmp_path / "CIRCUITPY-build"
+    src.mkdir()
+    (src / "code.py").write_text("print(1)\n")
+    (tmp_path / "CIRCUITPY-build.json").write_text('{"circuitpython": 9}')
+    assert deploy_circuitpy.mismatch(str(src), str(drive)) is None  # no boot_out.txt: nothing to go by
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 8.2.7 on 2023-10-19; Adafruit PyBadge\n")
+    assert deploy_circuitpy.drive_version(str(drive)) == (8, 2, 7)
+    assert "CP=8" in deploy_circuitpy.mismatch(str(src), str(drive))
+    assert deploy_circuitpy.main(["--to", str(drive), "--from", str(src)]) == 1
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 10.1.0 on 2026-01-01; Raspberry Pi Pico\n")
+    assert deploy_circuitpy.mismatch(str(src), str(drive)) is None
+    assert deploy_circuitpy.main(["--to", str(drive), "--from", str(src)]) == 0
+    assert (drive / "code.py").read_text() == "print(1)\n"

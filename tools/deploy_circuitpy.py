@@ -6,13 +6,17 @@
 Without --to the drive is found by its volume name, CIRCUITPY (findmnt on Linux, /Volumes on
 macOS, the drive letters on Windows).  A file is written only when its bytes differ.  A stale
 twin is removed: engine.py left on the drive would shadow a new engine.mpy (CircuitPython tries
-.py first), and the reverse after a PY_ONLY build.  code.py is written last, so the auto-reload it
-triggers finds the libraries already in place.  Other files on the drive are left alone.
+.py first), and the reverse after a PY_ONLY build.  A build for another CircuitPython than the one
+in the drive's boot_out.txt is refused (8 reads .mpy v5, 9 and 10 read v6).  code.py is written
+last, so the auto-reload it triggers finds the libraries already in place.  Other files on the
+drive are left alone.
 """
 
 import argparse
 import glob
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -72,6 +76,38 @@ def plan(src, dst):
     return writes, sorted(removals)
 
 
+def drive_version(dst):
+    """(major, minor, patch) of the CircuitPython that wrote the drive's boot_out.txt, or None."""
+    try:
+        with open(os.path.join(dst, "boot_out.txt"), encoding="utf-8", errors="replace") as f:
+            head = f.read(200)
+    except OSError:
+        return None
+    m = re.search(r"CircuitPython (\d+)\.(\d+)\.(\d+)", head)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def build_target(src):
+    """The CircuitPython major the build in ``src`` was made for (its manifest), or None."""
+    try:
+        with open(src.rstrip("/\\") + ".json") as f:
+            return json.load(f).get("circuitpython")
+    except (OSError, ValueError):
+        return None
+
+
+def mismatch(src, dst):
+    """Why the build in ``src`` does not fit the board behind ``dst``, or None."""
+    version = drive_version(dst)
+    target = build_target(src)
+    if version is None or target is None or version[0] == target:
+        return None
+    if version[0] >= 9 and target >= 9:  # 9 and 10 read the same .mpy version
+        return None
+    return "the drive runs CircuitPython %d.%d.%d but the build is for %d: make deploy CP=%d" % (
+        version + (target, version[0]))
+
+
 def deploy(src, dst, dry_run=False, say=print):
     writes, removals = plan(src, dst)
     for rel in removals:
@@ -116,6 +152,10 @@ def main(argv=None):
         dst = drives[0]
     if not os.path.isdir(dst):
         print("deploy: %s is not a directory" % dst, file=sys.stderr)
+        return 1
+    why = mismatch(args.src, dst)
+    if why:
+        print("deploy: " + why, file=sys.stderr)
         return 1
     deploy(args.src, dst, args.dry_run)
     return 0
