@@ -211,6 +211,7 @@ function main() {
     steps = steps.concat(keySteps(opts.keys, buttons, opts.keyMs, opts.gapMs));
   }
   const shots = [];
+  let pixelsAtShot = 0;
   const lastChange = new Map(); // part-id -> simulated ms of its last press or release
   for (const step of steps) {
     const [kind, arg] = Object.entries(step)[0];
@@ -249,7 +250,8 @@ function main() {
       const file = path.join(opts.out, name);
       lcd.savePNG(file, wiring.lcdRotate);
       shots.push(file);
-      log('screenshot ' + file);
+      log(`screenshot ${file} (${lcd.pixelsWritten - pixelsAtShot} pixels sent since the last one)`);
+      pixelsAtShot = lcd.pixelsWritten;
     } else if (kind === 'expect-pin' || kind === 'wait-pin') {
       throw new Error(kind + ' is not supported offline');
     } else {
