@@ -39,6 +39,9 @@ clean:
 
 # ---------------------------------------------------------------- firmware (issue 4)
 CP ?= 9
+# the firmware and bootrom are never in git; by default they are looked for in vendor-local/
+CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2)))
+RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/bootrom*.js))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
 .PHONY: build deploy wokwi wokwi-web emulate emulate-deps typecheck
 
@@ -52,7 +55,7 @@ deploy: build
 
 ## make wokwi CIRCUITPYTHON_UF2=<Pico CircuitPython .uf2>: build/wokwi/sultan.uf2, the image wokwi.toml names
 wokwi: $(STAMP)
-	@test -n "$(CIRCUITPYTHON_UF2)" || { echo "usage: make wokwi CIRCUITPYTHON_UF2=<the Pico's CircuitPython .uf2>"; exit 2; }
+	@test -n "$(CIRCUITPYTHON_UF2)" || { echo "usage: make wokwi CIRCUITPYTHON_UF2=<the Pico's CircuitPython .uf2> (or put it in vendor-local/)"; exit 2; }
 	$(BIN)/python tools/wokwi_image.py uf2 --circuitpython "$(CIRCUITPYTHON_UF2)" $(if $(PY_ONLY),--py-only) $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)")
 
 ## make wokwi-web: build/wokwi-web, files for a wokwi.com CircuitPython project
