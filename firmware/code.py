@@ -10,7 +10,8 @@ import board
 
 # board.board_id -> the profile module that knows its pins
 PROFILES = {
-    "pybadge": "profile_pybadge",
+    "pybadge": "profile_pybadge",  # PyBadge and PyBadge LC
+    "edgebadge": "profile_pybadge",  # the same buttons and screen
     "pygamer": "profile_pygamer",
     "raspberry_pi_pico": "profile_pico_ili9341",  # the Wokwi board: ILI9341 + 74HC165
 }

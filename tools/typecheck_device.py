@@ -22,6 +22,7 @@ CONFIG = os.path.join(ROOT, "tools", "mypy_device.ini")
 GROUPS = (
     ("raspberry_pi_pico", ["firmware/code.py", "firmware/profile_pico_ili9341.py", "lib/sultan"]),
     ("pybadge", ["firmware/profile_pybadge.py"]),
+    ("edgebadge", ["firmware/profile_pybadge.py"]),
     ("pygamer", ["firmware/profile_pygamer.py"]),
 )
 
