@@ -71,6 +71,9 @@ UNKNOWN = "unknown"
 
 DEFAULT_BUDGET = 50000  # nodes (states expanded) per deal
 PASS_BUDGET = (0, 1000, 100)  # nodes for the search after a redeal into pass 2, 3 (0: no own limit)
+# ``solve`` tries these shares in turn while the deal's budget lasts; the last
+# one cuts nothing, so only it can prove a loss.
+SCHEDULE = (PASS_BUDGET, (0, 10000, 1000), (0, 0, 0))
 PASSES = 3
 SEQ = 89  # 95 stock cards minus the six first dealt to the divan
 QUEEN = 12
@@ -300,12 +303,27 @@ class Solver:
 def solve(deal, budget=DEFAULT_BUDGET):
     """Solve numbered classic deal ``deal``; returns a ``Result``."""
     divan, seq = deal_cards(deal)
-    return Solver(divan, seq, budget).run()
+    return solve_cards(divan, seq, budget)
 
 
-def solve_cards(divan, seq, budget=DEFAULT_BUDGET):
-    """Solve a hand-made classic position: the divan, then the stock in turn order."""
-    return Solver(divan, seq, budget).run()
+def solve_cards(divan, seq, budget=DEFAULT_BUDGET, schedule=SCHEDULE):
+    """Solve a classic position given as its divan, then the stock in turn order.
+
+    Searches with each per-pass share of ``schedule`` in turn (small shares find
+    most wins fast; the last, unlimited, can prove a loss) until one answers
+    won or lost or the ``budget`` is spent; returns a ``Result``.
+    """
+    nodes = best = 0
+    res = None
+    for pass_budget in schedule:
+        if nodes >= budget:
+            break
+        res = Solver(divan, seq, budget - nodes, pass_budget=pass_budget).run()
+        nodes += res.nodes
+        best = max(best, res.best)
+        if res.status != UNKNOWN:
+            break
+    return Result(res.status, nodes, best, res.line)
 
 
 def _engine_close(g):
