@@ -125,3 +125,28 @@ def test_talon_plays_are_taken_only_when_safe():
     assert classic_solver._safe_talon(2 | 5 << 4, three)  # the other copy is placed already
     assert not classic_solver._safe_talon(0 | 2 << 4, three)  # the other copy may need this foundation
     assert classic_solver._fits(0 | 2 << 4, three) and not classic_solver._fits(spades, three)
+
+
+class Tty:
+    def __init__(self, tty):
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+
+def test_progress_bar_only_on_a_terminal():
+    for tty in (True, False):
+        stream = Tty(tty)
+        bar = sultan_scan.Progress(1000, stream)
+        for _ in range(10):
+            bar.add(100)
+        bar.close()
+        assert ("100% 1000/1000 deals" in stream.text) == tty and (stream.text == "") == (not tty)

@@ -11,10 +11,11 @@ Knows no pins: the board profile hands over what it has::
 
 With no ``audio`` (or no ``audiocore``) it stays silent, with no ``pixels``
 dark; on the desktop nothing is needed.  A tone is one period of a square
-wave in a ``RawSample``, played looped (``play`` returns at once, the DMA does
-the rest) and stopped by ``update`` when its time is up, so a move costs one
-``play`` call.  Volume: the square wave's amplitude, a fraction of full scale
-(default 1/8: modest on the PyBadge's speaker).
+wave in a ``RawSample`` (all made once, at start: about 1.3 KB), played
+looped (``play`` returns at once, the DMA does the rest) and stopped by
+``update`` when its time is up, so a move costs one ``play`` call.
+Volume: the square wave's amplitude, a fraction of full scale (default 1/8:
+modest on the PyBadge's speaker).
 
 Runs on CPython, MicroPython and CircuitPython; all times are ints in ms below
 2**29.
@@ -104,10 +105,15 @@ class Sound:
         self._sweep = -1  # sweep step, -1 = lights idle
         self._sweep_at = 0
         if audio is not None:
+            # Every pitch made now, so that an event allocates nothing but its queue.
             try:
-                self._samples[440] = self.make_sample(440, rate, volume)
+                for tune in TUNES.values():
+                    for freq, _ms in tune:
+                        if freq and freq not in self._samples:
+                            self._samples[freq] = self.make_sample(freq, rate, volume)
             except Exception:  # no audiocore on this board: stay silent
                 self.audio = None
+                self._samples = {}
         self._amp(False)
 
     # ---------------------------------------------------------------- switches
