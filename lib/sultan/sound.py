@@ -2,8 +2,9 @@
 
 Knows no pins: the board profile hands over what it has::
 
-    snd = Sound(audio=audiopwmio.PWMAudioOut(board.SPEAKER), pixels=neopixel.NeoPixel(...),
-                enable=speaker_enable_pin)          # every argument optional
+    snd = Sound(audio=audioio.AudioOut(board.SPEAKER),   # PyBadge (SAMD51 DAC); audiopwmio elsewhere
+                pixels=neopixel.NeoPixel(board.NEOPIXEL, 5, auto_write=False),
+                enable=speaker_enable)              # every argument optional
     snd.event("place")       # returns at once: the tone plays in the background
     snd.update()             # call often (every pass of the main loop): ends tones, starts the
                              # next note, moves the lights
@@ -11,7 +12,7 @@ Knows no pins: the board profile hands over what it has::
 
 With no ``audio`` (or no ``audiocore``) it stays silent, with no ``pixels``
 dark; on the desktop nothing is needed.  A tone is one period of a square
-wave in a ``RawSample`` (all made once, at start: about 1.3 KB), played
+wave in a ``RawSample`` (all made once, at start: 716 bytes of samples), played
 looped (``play`` returns at once, the DMA does the rest) and stopped by
 ``update`` when its time is up, so a move costs one ``play`` call.
 Volume: the square wave's amplitude, a fraction of full scale (default 1/8:
