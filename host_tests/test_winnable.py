@@ -117,5 +117,5 @@ def test_reader_on_micropython_reads_entries_by_seek():
     first, second = out.splitlines()
     count, d0, picked, hits, grew = (int(x) for x in first.split())
     assert (count, d0, picked, hits) == (len(deals), deals[0], deals[123456789 % len(deals)], 3)
-    assert grew < size // 4  # lookups by seek: nothing like the whole table on the heap
+    assert grew <= 64 < size  # lookups by seek into a buffer made once: nothing on the heap (0 measured)
     assert second.endswith("sultan/winnable_seed.bin")
