@@ -7,6 +7,7 @@ for the d-pad as keys 4=RIGHT 5=DOWN 6=UP 7=LEFT, with hysteresis so a held stic
 import analogio
 import board
 import keypad
+from profile_pybadge import make_sound  # noqa: F401  (the same speaker and NeoPixels)
 
 RIGHT = 4
 DOWN = 5
