@@ -11,8 +11,10 @@ $(STAMP): requirements.txt
 	$(BIN)/pip install --disable-pip-version-check -q -r requirements.txt
 	rm -f $(VENV)/.installed-* && touch $@
 
-## make test: the whole host test suite (engine on CPython and on the MicroPython VM, screen, tools)
+## make test: mypy of the device code, then the whole host test suite
+## (engine on CPython and on the MicroPython VM, screen, saves, firmware build, tools)
 test: $(STAMP)
+	$(BIN)/python tools/typecheck_device.py
 	$(BIN)/python -m pytest host_tests
 
 ## make sim: play in a window (headless: SDL_VIDEODRIVER=dummy make sim ARGS="--frames 5 --screenshot out.png")
@@ -23,9 +25,11 @@ sim: $(STAMP)
 cli: $(STAMP)
 	$(BIN)/python tools/sultan_cli.py $(ARGS)
 
-## make bench: engine benchmark figures (games/s, heap, bytes per move)
+## make bench: engine, save and screen benchmark figures (games/s, heap, bytes per move, writes, pixels)
 bench: $(STAMP)
 	$(BIN)/python tools/bench_engine.py
+	$(BIN)/python tools/bench_save.py
+	$(BIN)/python tools/bench_screen.py
 
 ## make winnable: remake lib/sultan/winnable_{seed,classic}.bin (needed after any change to the generator or rules)
 winnable: $(STAMP)
