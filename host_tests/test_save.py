@@ -624,3 +624,36 @@ def test_pending_counts_actions_not_calls():
     g.autoplay(stop_at_pass_end=True)  # one key, many moves (the controller's autoplay)
     assert g.moves >= st.max_pending
     assert st.save(g) and st.writes == w + 1 and st.pending == 0
+
+
+def test_settings_ride_in_the_flags_byte_and_survive_power_cuts():
+    region = RecordingRegion()
+    st = Store(region)
+    g = played(8, 30)
+    st.save(g)
+    st.flush()
+    assert region.log[-1][1][3] == save.F_GAME  # no settings: the flags byte as format 1 always wrote it
+    writes = st.writes
+    assert st.set_settings(0, g) is False and st.pending == 0  # unchanged: nothing to write
+    for bits in (1, 3, 1, 0b1101):  # a player flicking switches: one write at the pause, not four
+        st.set_settings(bits, g)
+    assert st.writes == writes and st.pending == 4
+    assert st.idle(0) is False and st.idle(10000) is True and st.writes == writes + 1
+    assert region.log[-1][1][3] == save.F_GAME | 0b1101 << 1
+    back = Store(region)
+    assert state(back.load()) == state(g) and back.settings == 0b1101
+    # A cut during the next write leaves the settings before it.
+    st.set_settings(2, g)
+    st.flush()
+    off, data = region.log[-1]
+    cut = MemoryRegion(data=bytes(region.data))
+    cut.data[off:off + len(data)] = b"\xff" * len(data)
+    again = Store(cut)
+    assert state(again.load()) == state(g) and again.settings == 0b1101
+    # Bits beyond the settings are not ours: damage.
+    buf = bytearray(save.SLOT_MAX)
+    n = save.encode(buf, 5, stats.Stats(), 1, 0, g, bytearray(95), settings=0xFF)
+    assert buf[3] == save.F_GAME | save.SETTINGS_MASK << 1  # encode keeps to the mask
+    buf[3] |= 0x20
+    save.crc_into(buf, n - 4, buf, n - 4)
+    expect_fresh_with_message(bytes(buf) + b"\xff" * 1024)

@@ -4,7 +4,9 @@ The record (little-endian; about 50 bytes for a new game, at most 995)::
 
     0   2  magic "SU"
     2   1  format version (1)
-    3   1  flags: bit 0 = a game follows the statistics
+    3   1  flags: bit 0 = a game follows the statistics; bits 1-4 = the player's
+           settings (SETTINGS_MASK: bit 1 sound off, bit 2 lights off, bits 3-4 the
+           ruleset of the next deal); bits 5-7 must be 0
     4   4  sequence number (1 .. 2**30-1, +1 on every write)
     8   2  record length n, CRC included
     10  4  game number (a serial: +1 on every new game)
@@ -36,6 +38,10 @@ from sultan.stats import Stats, get, put
 
 VERSION = const(1)
 F_GAME = const(1)
+# The menu's settings ride in the flags byte, shifted left by one (see sultan.controller.settings):
+# a record written before they existed reads as "all defaults"; the layout is unchanged.
+SETTINGS_MASK = const(0x0F)
+_F_KNOWN = const(0x1F)  # F_GAME | SETTINGS_MASK << 1
 HEADER = const(18)
 GAME_HEAD = const(9)
 ORDER_BYTES = const(95)
@@ -138,15 +144,16 @@ def record_size(stats, game):
     return n
 
 
-def encode(buf, seq, stats, game_no, recorded, game=None, order=None):
+def encode(buf, seq, stats, game_no, recorded, game=None, order=None, settings=0):
     """Write a record into ``buf``; returns its length.
 
-    ``order`` is a 95-byte scratch buffer, needed only for an order game.
+    ``order`` is a 95-byte scratch buffer, needed only for an order game;
+    ``settings`` the menu's switches (0 .. SETTINGS_MASK).
     """
     buf[0] = 0x53  # "S"
     buf[1] = 0x55  # "U"
     buf[2] = VERSION
-    buf[3] = F_GAME if game is not None else 0
+    buf[3] = (F_GAME if game is not None else 0) | (settings & SETTINGS_MASK) << 1
     put(buf, 4, seq, 4)
     put(buf, 10, game_no, 4)
     put(buf, 14, recorded, 4)
@@ -190,6 +197,7 @@ class Record:
         self.recorded = 0
         self.stats = Stats()
         self.has_game = False
+        self.settings = 0
         self.rules = 0
         self.deal = 0
         self.moves = 0
@@ -204,11 +212,12 @@ def parse(data):
     if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or data[2] != VERSION:
         return None
     n = get(data, 8, 2)
-    if n < MIN_RECORD or n > size or data[3] & ~F_GAME:
+    if n < MIN_RECORD or n > size or data[3] & ~_F_KNOWN:
         return None
     if not crc_ok(data, n - 4):
         return None
     r = Record()
+    r.settings = data[3] >> 1
     r.seq = _get4(data, 4)
     r.game_no = _get4(data, 10)
     r.recorded = _get4(data, 14)

@@ -92,6 +92,7 @@ class Store:
         self.max_pending = max_pending
         self.idle_ms = idle_ms
         self.stats = Stats()
+        self.settings = 0  # the menu's switches (sultan.controller), saved in every record
         self.message = None  # DAMAGED after a load found damage; take_message() clears it
         self.error = None  # the last write error, if the region refused a write
         self.fault = None  # an exception met while loading (tests assert there is none)
@@ -149,6 +150,7 @@ class Store:
         self.game_no = best.game_no
         self.recorded = best.recorded
         self.stats = best.stats
+        self.settings = best.settings
         if not best.has_game:
             return None
         try:
@@ -192,6 +194,21 @@ class Store:
         """Tell the store a new game has begun in ``game`` (an unfinished one is counted lost)."""
         self._force_new = True
         return self.save(game)
+
+    def set_settings(self, settings, game):
+        """Note new menu settings (sound, lights, next ruleset); written like an action.
+
+        Not at once: a player flicking a switch to and fro costs one write, at the next
+        pause or checkpoint (``game`` is the game on show, saved with them).
+        """
+        if settings == self.settings:
+            return False
+        self.settings = settings
+        urgent = self._observe(game)
+        self.pending += 1
+        if urgent or self.pending >= self.max_pending:
+            return self._write(game)
+        return False
 
     def idle(self, now_ms=None):
         """Call from the main loop: writes pending actions after ``idle_ms`` without any."""
@@ -264,7 +281,7 @@ class Store:
         if game is not None and record_size(self.stats, game) > self.slot_size:
             game = None  # a small NVM keeps the statistics only
         seq = self.seq + 1 if self.seq < SEQ_MAX else 1
-        n = encode(self.buf, seq, self.stats, self.game_no, self.recorded, game, self.order)
+        n = encode(self.buf, seq, self.stats, self.game_no, self.recorded, game, self.order, self.settings)
         try:
             self.region.write(self.slot_next * self.slot_size, memoryview(self.buf)[:n])
         except Exception as err:  # a full disk, a read-only drive, a failing NVM: play on
