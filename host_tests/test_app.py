@@ -29,10 +29,84 @@ def test_serial_lines_and_one_refresh_per_key():
         "SULTAN key=A placed=0 pass=1 status=playing",
         "SULTAN key=B placed=0 pass=1 status=playing",
     ]
-    assert d.refreshes == 1 + 4  # the first frame, then one per press (releases draw nothing)
+    assert d.refreshes == 2 + 4  # start-up's two, then one per press (releases draw nothing)
     assert d.auto_refresh is False
     assert d.root_group is not None
     assert ctrl.game.talon_count == 0 and ctrl.game.can_redo() and ctrl.message == "undone"
+
+
+def test_the_first_key_redraws_only_what_it_changes():
+    """Start-up's second refresh takes displayio's near-full redraw, so the first key is as cheap as
+    the second (before, the first cursor move after READY redrew almost the whole screen)."""
+    for size in ((160, 128), (320, 240)):
+        d = HeadlessDisplay(*size)
+        ctrl, screen = app.start(d, deal=7, rand_deal=lambda: 1)
+        sent = []
+        for k in (keys.RIGHT, keys.RIGHT):
+            ctrl.press(k)
+            screen.update(ctrl)
+            d.refresh()
+            sent.append(d.refreshed_pixels())
+        assert 0 < sent[0] <= 0.2 * size[0] * size[1], (size, sent)
+        assert sent[0] <= 1.5 * sent[1], (size, sent)
+
+
+class FakeSound:
+    def __init__(self):
+        self.events = []
+        self.updates = 0
+        self.sound_on = self.lights_on = None
+
+    def event(self, name):
+        self.events.append(name)
+
+    def update(self):
+        self.updates += 1
+
+    def set_sound(self, on):
+        self.sound_on = on
+
+    def set_lights(self, on):
+        self.lights_on = on
+
+
+def test_sound_hears_each_outcome_and_updates_every_pass():
+    from test_controller import menu_keys, script_for
+
+    deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
+    script = [keys.NAMES[k] for k in script_for(deal, 1)]
+    snd = FakeSound()
+    lines = []
+    d = HeadlessDisplay(160, 128)
+    ctrl = app.run(d, keys.ScriptedKeys(" ".join(script)), deal=deal, console=lines.append, idle=0,
+                   sound=snd)
+    ref = engine.Game(deal=deal)
+    ref.autoplay()
+    assert ctrl.game.status() == engine.WON
+    assert snd.events.count("place") == 94 and snd.events[-1] == "win"  # the last play is the win
+    assert snd.events.count("redeal") == ref.pass_no - 1
+    assert set(snd.events) <= {"place", "redeal", "win"}
+    assert snd.updates >= 2 * len(script)  # presses and releases: every pass of the loop
+    assert snd.sound_on is True and snd.lights_on is True
+    # A refusal, a new deal and the two switches, all from keys.
+    from sultan.controller import M_LIGHTS, M_NEW, M_SOUND, Controller
+
+    ctrl = Controller(engine.Game(deal=7), sound=True)
+    script = ["A", "RIGHT", "A"]  # select a divan card, A on a foundation it does not fit
+    script += [keys.NAMES[k] for k in menu_keys(ctrl, M_SOUND)]
+    snd = FakeSound()
+    ctrl = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(" ".join(script)), deal=7,
+                   console=lines.append, idle=0, sound=snd)
+    assert "refuse" in snd.events and snd.sound_on is False and snd.lights_on is True
+    twin = Controller(engine.Game(deal=7), sound=True, rand_deal=lambda: 5)  # where the menu will be
+    first = menu_keys(twin, M_LIGHTS)
+    for k in first:
+        twin.press(k)
+    script = [keys.NAMES[k] for k in first + menu_keys(twin, M_NEW)]
+    snd = FakeSound()
+    ctrl = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(" ".join(script)), deal=7,
+                   console=lines.append, idle=0, sound=snd, rand_deal=lambda: 5)
+    assert snd.lights_on is False and snd.events == ["deal"] and ctrl.game.deal == 5
 
 
 def test_frames_limit_returns_without_keys():
@@ -149,6 +223,6 @@ def test_whole_deal_through_the_main_loop_matches_autoplay():
     script = [keys.NAMES[k] for k in script_for(42, 2)]
     d, ctrl, lines = run_app(" ".join(script), deal=42)
     assert ctrl.game.snapshot() == ref.snapshot()
-    assert len(lines) == 1 + len(script) and d.refreshes == 1 + len(script)
+    assert len(lines) == 1 + len(script) and d.refreshes == 2 + len(script)
     assert lines[-1] == "SULTAN key=%s placed=%d pass=%d status=%s" % (
         script[-1], ref.placed, ref.pass_no, engine.STATUS_NAMES[ref.status()])

@@ -60,3 +60,120 @@ def test_the_simulator_resumes_from_its_save_file(tmp_path):
     assert ready() == first  # same deal comes back
     st = open_store(f)
     assert st.load().moves >= 2
+
+
+OVER_MODE = 4  # sultan.controller.OVER
+
+
+def _menu(ctrl_like, item):
+    """Key names that open the menu and choose ``item`` on a controller in ``ctrl_like``'s state."""
+    from test_controller import menu_keys
+
+    return " ".join(keys.NAMES[k] for k in menu_keys(ctrl_like, item)) + " "
+
+
+def test_settings_and_the_chosen_ruleset_survive_power_off(tmp_path):
+    from sultan import engine
+    from sultan.controller import M_LIGHTS, M_NEW, M_RULESET, M_SOUND, Controller
+
+    path = str(tmp_path / "save.bin")
+    twin = Controller(engine.Game(deal=7), sound=True)
+    script = ""
+    for item in (M_SOUND, M_LIGHTS):
+        script += _menu(twin, item)
+        for k in keys.parse(_menu(twin, item)):
+            twin.press(k)
+    script += "START "  # a begun seed game: classic is chosen for the next deal only
+    script += _menu(twin, M_RULESET)
+    sound = _FakeSound()
+    ctrl = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(script), board_id="test", deal=7,
+                   console=lambda *a: None, rand_deal=lambda: 1, idle=0, store=open_store(path), sound=sound)
+    assert (ctrl.sound_on, ctrl.lights_on, ctrl.rules) == (False, False, engine.RULES_CLASSIC)
+    assert ctrl.game.rules == engine.RULES_SEED and ctrl.game.moves == 1
+    assert (sound.on, sound.lights) == (False, False)
+    # Power on again: the seed game comes back, the switches and the next deal's rules with it.
+    sound = _FakeSound()
+    again = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(_menu(again_ctrl(), M_NEW)), board_id="test",
+                    deal=7, console=lambda *a: None, rand_deal=lambda: 4, idle=0, store=open_store(path),
+                    sound=sound)
+    assert (again.sound_on, again.lights_on, again.rules) == (False, False, engine.RULES_CLASSIC)
+    assert (sound.on, sound.lights) == (False, False)
+    assert again.game.deal == 4 and again.game.rules == engine.RULES_CLASSIC  # the new deal: classic
+    # ... and once more: the classic game resumes; the abandoned seed game counts under seed.
+    st = open_store(path)
+    back = st.load()
+    assert back.rules == engine.RULES_CLASSIC and back.deal == 4
+    assert st.stats.get(engine.RULES_SEED)["played"] == 1
+    assert st.stats.get(engine.RULES_CLASSIC)["played"] == 0
+
+
+def again_ctrl():
+    from sultan import engine
+    from sultan.controller import Controller
+
+    return Controller(engine.Game(deal=7), sound=True)
+
+
+class _FakeSound:
+    on = lights = None
+
+    def event(self, name):
+        pass
+
+    def update(self):
+        pass
+
+    def set_sound(self, on):
+        self.on = on
+
+    def set_lights(self, on):
+        self.lights = on
+
+
+def test_a_fresh_start_deals_the_ruleset_last_chosen(tmp_path):
+    """A store holding statistics and settings but no game (a small NVM): the new deal uses the rules."""
+    from sultan import engine
+
+    region = MemoryRegion()
+    st = Store(region)
+    g = engine.Game(deal=3)
+    st.set_settings(engine.RULES_CLASSIC << 2, g)
+    st.flush()
+    st2 = Store(region)
+    assert st2.load().rules == engine.RULES_SEED and st2.settings == engine.RULES_CLASSIC << 2
+    st2.buf = bytearray(st2.slot_size)
+    st2._write(None)  # the statistics and settings only
+    ctrl, _ = app.start(HeadlessDisplay(160, 128), deal=9, store=Store(region), rand_deal=lambda: 1)
+    assert ctrl.game.deal == 9 and ctrl.game.rules == engine.RULES_CLASSIC == ctrl.rules
+
+
+def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
+    from sultan import engine
+    from sultan.controller import M_NEW, M_STATS, STATS
+
+    deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
+    from test_controller import script_for
+
+    region = MemoryRegion()
+    play = " ".join(keys.NAMES[k] for k in script_for(deal, 1))
+    ctrl = run(Store(region), play, deal=deal)
+    assert ctrl.game.status() == engine.WON
+    twin = again_ctrl()
+    twin.mode = OVER_MODE  # OVER: SELECT opens the menu from the won panel too
+    script = _menu(twin, M_NEW) + "START " + _menu(twin, M_STATS)
+    store = Store(region)
+    ctrl, screen = app.start(HeadlessDisplay(160, 128), deal=7, store=store, rand_deal=lambda: 5)
+    assert ctrl.mode == OVER_MODE and ctrl.stats is store.stats
+    for k in keys.parse(script):  # as the main loop does it
+        ctrl.press(k)
+        screen.update(ctrl)
+        store.save(ctrl.game)
+    assert ctrl.mode == STATS and ctrl.game.deal == 5 and ctrl.game.moves == 1
+    assert ctrl.stats is store.stats
+    assert store.stats.get(0)["won"] == 1 and store.stats.get(0)["played"] == 1
+    text = screen.overlay_text.text
+    assert "STATISTICS: seed rules" in text and "played   1 " in text and "won      1 (100%)" in text
+    assert "streak   1 " in text and "best streak 1 " in text
+    store.flush()
+    back = Store(region)
+    assert back.load().deal == 5 and back.stats.get(0)["won"] == 1  # kept across the new game

@@ -6,6 +6,10 @@ from sultan.controller import (
     DEAL,
     M_AUTO,
     M_CHOOSE,
+    M_HINT,
+    M_NEW,
+    M_RESTART,
+    M_RULES,
     MENU,
     MENU_ITEMS,
     OVER,
@@ -24,6 +28,17 @@ DIRS = (keys.RIGHT, keys.LEFT, keys.DOWN, keys.UP)
 def press_all(ctrl, script):
     for k in script:
         ctrl.press(k)
+
+
+def menu_keys(ctrl, item, up=False):
+    """Keys that open the menu (it opens where it was left) and choose ``item`` (an M_* number) by
+    its place in ``ctrl.items``, walking down (or ``up``, wrapping round the top)."""
+    n = len(ctrl.items)
+    at = ctrl.menu_at(item)
+    assert at >= 0, MENU_ITEMS[item]
+    down = (at - ctrl.menu_index) % n
+    walk = [keys.UP] * ((n - down) % n) if up else [keys.DOWN] * down
+    return [keys.SELECT] + walk + [keys.A]
 
 
 def script_for(deal, style=0):
@@ -93,7 +108,7 @@ def test_autoplay_on_needs_only_start():
     ref = engine.Game(deal=7)
     ref.autoplay()
     ctrl = Controller(engine.Game(deal=7))
-    press_all(ctrl, [keys.SELECT] + [keys.DOWN] * M_AUTO + [keys.A])
+    press_all(ctrl, menu_keys(ctrl, M_AUTO))
     assert ctrl.autoplay and ctrl.mode == PLAY
     for _ in range(500):
         if ctrl.mode == OVER:
@@ -177,9 +192,11 @@ def test_empty_place_and_foundation_without_selection():
 
 def test_menu_choose_deal_number():
     ctrl = Controller(engine.Game(deal=7))
-    press_all(ctrl, [keys.SELECT])
-    assert ctrl.mode == MENU and len(MENU_ITEMS) == 8
-    press_all(ctrl, [keys.DOWN] * M_CHOOSE + [keys.A])
+    script = menu_keys(ctrl, M_CHOOSE)
+    press_all(ctrl, script[:-1])
+    assert ctrl.mode == MENU and len(ctrl.items) == 11  # no sound items without a Sound
+    assert ctrl.menu_label(ctrl.menu_index) == "Choose deal number"
+    press_all(ctrl, script[-1:])
     assert ctrl.mode == DEAL and ctrl.deal_number() == 7
     # 7 -> 12: the ones digit down five times, the tens digit up once.
     press_all(ctrl, [keys.DOWN] * 5 + [keys.LEFT, keys.UP, keys.A])
@@ -190,17 +207,17 @@ def test_menu_choose_deal_number():
 def test_menu_new_random_deal_and_restart():
     ctrl = Controller(engine.Game(deal=7), rand_deal=lambda: 4242)
     ctrl.press(keys.START)
-    press_all(ctrl, [keys.SELECT, keys.A])
+    press_all(ctrl, menu_keys(ctrl, M_NEW))
     assert ctrl.game.deal == 4242 and ctrl.game.moves == 0
     ctrl.press(keys.START)
-    press_all(ctrl, [keys.SELECT, keys.DOWN, keys.DOWN, keys.A])
+    press_all(ctrl, menu_keys(ctrl, M_RESTART))
     assert ctrl.game.snapshot() == engine.Game(deal=4242).snapshot()
 
 
 def test_hint_from_menu():
     g = engine.Game(deal=7)
     ctrl = Controller(g)
-    press_all(ctrl, [keys.SELECT] + [keys.UP] * 3 + [keys.A])  # up from the top wraps: Hint
+    press_all(ctrl, menu_keys(ctrl, M_HINT, up=True))  # up from the top wraps round the bottom
     assert ctrl.hint == g.hint() != 0
     assert ctrl.message.startswith("hint") and ctrl.mode == PLAY
     ctrl.press(keys.RIGHT)
@@ -241,7 +258,7 @@ def test_controller_runs_on_micropython(mpy):
 
 def test_rules_page_returns_to_where_it_came_from():
     ctrl = Controller(engine.Game(deal=7))
-    press_all(ctrl, [keys.SELECT, keys.UP, keys.A])
+    press_all(ctrl, menu_keys(ctrl, M_RULES, up=True))
     assert ctrl.mode == RULES
     ctrl.press(keys.B)
     assert ctrl.mode == PLAY and ctrl.game.moves == 0  # B left the page, it did not undo
@@ -249,7 +266,7 @@ def test_rules_page_returns_to_where_it_came_from():
     ctrl = Controller(engine.Game(deal=deal))
     press_all(ctrl, script_for(deal, 0))
     assert ctrl.mode == OVER
-    press_all(ctrl, [keys.SELECT, keys.UP, keys.A])
+    press_all(ctrl, menu_keys(ctrl, M_RULES, up=True))
     assert ctrl.mode == RULES
     ctrl.press(keys.A)
     assert ctrl.mode == OVER
@@ -276,3 +293,103 @@ def test_classic_rules_park_by_buttons():
     assert g.divan[slot] == card and ctrl.selected == NONE
     ctrl.press(keys.B)  # undo the park
     assert g.divan[slot] == 0 and g.card_at(TALON) == card
+
+
+# ------------------------------------------------- the menu's newer items (issues 5 and 6)
+
+
+def test_menu_wraps_both_ways_and_every_item_is_reachable():
+    from sultan.controller import MENU_ORDER
+
+    for sound in (False, True):
+        ctrl = Controller(engine.Game(deal=7), sound=sound)
+        n = len(ctrl.items)
+        assert n == (13 if sound else 11) and set(ctrl.items) <= set(MENU_ORDER)
+        labels = set()
+        ctrl.press(keys.SELECT)
+        for _ in range(n):  # down through every line and round to the top again
+            labels.add(ctrl.menu_label(ctrl.menu_index))
+            ctrl.press(keys.DOWN)
+        assert ctrl.menu_index == 0 and len(labels) == n
+        ctrl.press(keys.UP)
+        assert ctrl.menu_index == n - 1 and ctrl.menu_label(n - 1) == "Rules"
+        assert ("Sound: on" in labels) == sound and ("Lights: on" in labels) == sound
+
+
+def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_next_deal():
+    from sultan.controller import M_RULESET
+
+    g = engine.Game(deal=7)
+    ctrl = Controller(g, rand_deal=lambda: 31)
+    assert ctrl.menu_label(ctrl.menu_at(M_RULESET)) == "Ruleset: seed"
+    press_all(ctrl, menu_keys(ctrl, M_RULESET))
+    # nothing played yet: the same deal, now under classic rules
+    assert g.rules == engine.RULES_CLASSIC and g.deal == 7 and ctrl.rules == engine.RULES_CLASSIC
+    assert g.snapshot() == engine.Game(deal=7, rules=engine.RULES_CLASSIC).snapshot()
+    assert ctrl.menu_label(ctrl.menu_at(M_RULESET)) == "Ruleset: classic"
+    ctrl.press(keys.START)
+    press_all(ctrl, menu_keys(ctrl, M_RULESET))  # back to seed: this game stays classic ...
+    assert g.rules == engine.RULES_CLASSIC and g.moves == 1 and ctrl.message == "next deal: seed rules"
+    press_all(ctrl, menu_keys(ctrl, M_RESTART))  # ... a restart replays it as it was ...
+    assert g.rules == engine.RULES_CLASSIC and g.deal == 7 and g.moves == 0
+    press_all(ctrl, menu_keys(ctrl, M_NEW))  # ... and the next deal is seed
+    assert g.rules == engine.RULES_SEED and g.deal == 31
+
+
+def test_settings_pack_and_unpack():
+    from sultan.controller import M_LIGHTS, M_RULESET, M_SOUND, settings_rules
+
+    ctrl = Controller(engine.Game(deal=7), sound=True)
+    assert ctrl.settings() == 0  # every default is 0: a record from before settings reads as defaults
+    press_all(ctrl, menu_keys(ctrl, M_SOUND))
+    assert not ctrl.sound_on and ctrl.settings() == 1 and ctrl.message == "sound off"
+    press_all(ctrl, menu_keys(ctrl, M_LIGHTS))
+    press_all(ctrl, menu_keys(ctrl, M_RULESET))
+    bits = ctrl.settings()
+    assert bits == 1 | 2 | engine.RULES_CLASSIC << 2 and settings_rules(bits) == engine.RULES_CLASSIC
+    other = Controller(engine.Game(deal=8), settings=bits)
+    assert (other.sound_on, other.lights_on, other.rules) == (False, False, engine.RULES_CLASSIC)
+    assert other.game.rules == engine.RULES_SEED  # the game on show keeps its own rules
+    assert settings_rules(3 << 2) == engine.RULES_SEED  # an unknown ruleset reads as seed
+
+
+def test_winnable_deal_from_the_menu_is_in_the_table_and_marked():
+    from sultan import winnable
+    from sultan.controller import M_RULESET, M_WINNABLE
+
+    for rules in (engine.RULES_SEED, engine.RULES_CLASSIC):
+        ctrl = Controller(engine.Game(deal=999999), rand_deal=lambda: 123457)  # beyond both tables
+        if rules:
+            press_all(ctrl, menu_keys(ctrl, M_RULESET))
+        assert not ctrl.winnable
+        press_all(ctrl, menu_keys(ctrl, M_WINNABLE))
+        g = ctrl.game
+        assert g.deal == winnable.random_deal(123457, rules) and g.rules == rules and g.moves == 0
+        assert winnable.is_winnable(g.deal, rules) and ctrl.winnable
+        assert ctrl.message == "winnable deal %d" % g.deal and ctrl.event == "deal"
+        # the mark follows the deal: a deal not in the table has none
+        press_all(ctrl, menu_keys(ctrl, M_CHOOSE) + [keys.A])  # the editor starts at this deal
+        assert ctrl.winnable
+        ctrl.new_deal(999999)
+        assert not ctrl.winnable
+    # seed rules: every deal in the table is won by canonical autoplay
+    g = engine.Game(deal=winnable.random_deal(99, 0))
+    assert g.autoplay() == engine.WON
+
+
+def test_statistics_page_and_events():
+    from sultan.controller import M_STATS, STATS
+    from sultan.stats import Stats
+
+    st = Stats()
+    st.record(0, True, 95)
+    ctrl = Controller(engine.Game(deal=7), stats=st)
+    press_all(ctrl, menu_keys(ctrl, M_STATS))
+    assert ctrl.mode == STATS and ctrl.stats is st
+    ctrl.press(keys.B)
+    assert ctrl.mode == PLAY and ctrl.game.moves == 0  # B left the page, it did not undo
+    ctrl.press(keys.A)
+    assert ctrl.event == ""  # a selection makes no sound
+    ctrl.press(keys.RIGHT)
+    ctrl.press(keys.A)
+    assert ctrl.event == "refuse"

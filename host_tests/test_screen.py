@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from screen_rig import Rig, changed_mask, color, glyph_errors, outside, reference_diff, save_failure
 from sultan import engine, keys, sprites
-from sultan.controller import OVER, route
+from sultan.controller import M_CHOOSE, M_HINT, M_RULES, OVER, route
 from sultan.layout import CARD_H, CARD_W, F0, SULTAN, TALON, TEXT_H
 from sultan.screen import CURSOR, HINT, SELECTED
-from test_controller import script_for
+from test_controller import menu_keys, script_for
 
 SIZES = ("160x128", "320x240")
 
@@ -202,7 +202,7 @@ def test_play_changes_little(rig):
 
 def test_hint_rings(rig):
     h = _until_a_play(rig)
-    rig.press("SELECT UP UP UP A")
+    rig.press(menu_keys(rig.ctrl, M_HINT, up=True))
     with shot(rig, "hint"):
         assert rig.ctrl.hint == h
         box = ring_pixels(rig, rig.fb(), HINT)
@@ -330,7 +330,9 @@ def test_nothing_is_built_after_start(monkeypatch):
     monkeypatch.setattr(displayio, "TileGrid", CountingTileGrid)
     monkeypatch.setattr(displayio, "Group", None)  # any new Group would fail loudly
     # The deal editor (cancelled), the rules page, a hint; the menu remembers its last line.
-    rig.press("SELECT DOWN A UP RIGHT B SELECT UP UP A A SELECT DOWN DOWN DOWN DOWN DOWN DOWN A")
+    rig.press(menu_keys(rig.ctrl, M_CHOOSE) + [keys.UP, keys.RIGHT, keys.B])
+    rig.press(menu_keys(rig.ctrl, M_RULES, up=True) + [keys.A])
+    rig.press(menu_keys(rig.ctrl, M_HINT))
     assert rig.ctrl.hint and rig.game.deal == 42 and rig.game.moves == 0
     for k in script_for(42, 2):
         rig.press([k])
@@ -368,3 +370,85 @@ def test_random_presses_keep_the_cursor_on_screen(size):
         seen.add(rig.ctrl.cursor)
     if n == 400:
         assert len(seen) == 16  # every place was visited
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
+    """The menu is taller than the panel: the window follows the marker, wrapping both ways."""
+    from sultan.controller import Controller
+
+    for sound in (False, True):
+        rig = Rig(size, deal=7)
+        rig.ctrl = Controller(rig.game, sound=sound)  # the badge's menu has the sound switches
+        rows = rig.layout.panel_lines
+        n = len(rig.ctrl.items)
+        assert n > rows  # it must scroll at both sizes
+        rig.press("SELECT")
+        lay = rig.layout
+        for step in range(2 * n + 1):
+            i = rig.ctrl.menu_index
+            text = rig.screen.overlay_text.text.split("\n")
+            top = rig.screen.menu_top
+            assert top <= i < top + rows
+            # the marker's line shows the item the cursor is on, and the ">" is drawn beside it
+            assert text[i - top].strip().rstrip("^v").strip() == rig.ctrl.menu_label(i)
+            box = ring_pixels(rig, rig.fb(), CURSOR)
+            y = lay.panel_y + 3 + 10 * (i - top)
+            assert box is not None and y <= box[1] and box[3] <= y + 12
+            assert text[0].endswith("^") == (top > 0)
+            assert text[rows - 1].endswith("v") == (top + rows < n)
+            rig.press("DOWN" if step < n else "UP")
+        assert rig.ctrl.menu_index == n - 1  # n downs wrapped to the top, then up wrapped round
+
+
+def test_winnable_deal_has_a_star_and_classic_says_so(rig):
+    from sultan import winnable
+    from sultan.screen import status_text
+
+    deal = winnable.random_deal(5, 0)
+    rig.ctrl.new_deal(deal)
+    rig.redraw()
+    fb = rig.fb()
+    assert rig.ctrl.winnable and rig.screen.status.text.startswith("  #%d " % deal)
+    # the star: gold on the felt in the status line's first two columns, nowhere else on that line
+    star = rig.region(fb, (0, 0, 12, TEXT_H))
+    assert (star == color(sprites.GOLD)).sum() == sprites.STAR.count("#") * rig.scale ** 2  # all of the star
+    assert (rig.region(fb, (12, 0, rig.layout.vw - 12, TEXT_H)) == color(sprites.GOLD)).sum() == 0
+    rig.ctrl.new_deal(9999, engine.RULES_CLASSIC)
+    rig.redraw()
+    assert not rig.ctrl.winnable
+    assert (rig.region(rig.fb(), (0, 0, 12, TEXT_H)) == color(sprites.GOLD)).sum() == 0
+    assert rig.screen.status.text == "#9999 classic p1/3 0/95 m0"
+    # the status line fits its 26 columns whatever the figures
+    g = engine.Game(deal=999999999, rules=engine.RULES_CLASSIC)
+    for rules in (0, 1):
+        g.new_deal(999999999, rules=rules)
+        g.missed = 999
+        for w in (False, True):
+            s = status_text(g, 26, w)
+            assert len(s) <= 26 and "#999999999" in s and "m999" in s and s.startswith("  #") == w
+
+
+def test_rules_and_statistics_pages_fit_the_panel(rig):
+    from sultan.screen import RULES_TEXT, stats_lines
+    from sultan.stats import Stats
+
+    for lines in RULES_TEXT:
+        assert len(lines) <= rig.layout.panel_lines
+        assert max(len(ln) for ln in lines) <= rig.screen.overlay_cols
+    st = Stats()
+    for i in range(12345):
+        st.record(0, i % 7 == 0, i % 96)
+    rig.ctrl.stats = st
+    rig.ctrl.mode = 5  # STATS
+    rig.redraw()
+    text = rig.screen.overlay_text.text
+    assert "STATISTICS: seed rules" in text and "played   12345" in text and "won      1764 (14%)" in text
+    assert "best     95 of 95 placed" in text and "best streak 1" in text
+    st.rows[0][1:7] = [0xFFFFFF, 0xFFFFFF, 0, 95, 0xFFFFFF, 0xFFFFFF]  # the largest figures a record holds
+    for rules in (0, 1):
+        lines = stats_lines(st, rules)
+        assert len(lines) <= rig.layout.panel_lines
+        assert max(len(ln) for ln in lines) <= rig.screen.overlay_cols
+    assert stats_lines(st, 0)[3] == "won      16777215 (100%)"
+    assert stats_lines(None, 0)[2] == "not kept: no save store"

@@ -9,6 +9,11 @@ the places (``layout.GRID``, wrapping, skipping gaps); A on a divan card or the
 talon selects it, A on it again sends it home, A on a foundation plays the
 selected card there, A on the stock turns a card (or redeals); B cancels a
 selection, else undoes; START turns from anywhere; SELECT opens the menu.
+
+For the main loop: ``event`` names what the last key did, for ``sultan.sound``
+("place", "refuse", "redeal", "win", "lose", "deal" or ""); ``settings()``
+packs the menu's switches into the save record's bits (``apply_settings``
+unpacks them); ``stats`` is the store's ``sultan.stats.Stats`` (or None).
 """
 
 from sultan import const, engine, keys
@@ -19,9 +24,11 @@ MENU = const(1)
 DEAL = const(2)
 RULES = const(3)
 OVER = const(4)
+STATS = const(5)
 
+# Menu items by number (M_*); a controller's menu is ``items``, a tuple of these numbers.
 MENU_ITEMS = ("New random deal", "Choose deal number", "Restart deal", "Undo", "Redo",
-              "Hint", "Autoplay", "Rules")
+              "Hint", "Autoplay", "Rules", "Winnable deal", "Ruleset", "Statistics", "Sound", "Lights")
 M_NEW = const(0)
 M_CHOOSE = const(1)
 M_RESTART = const(2)
@@ -30,6 +37,18 @@ M_REDO = const(4)
 M_HINT = const(5)
 M_AUTO = const(6)
 M_RULES = const(7)
+M_WINNABLE = const(8)
+M_RULESET = const(9)
+M_STATS = const(10)
+M_SOUND = const(11)
+M_LIGHTS = const(12)
+MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
+        M_SOUND, M_LIGHTS, M_RULES)
+
+# settings() bits (saved in the record's flags byte, see sultan.save)
+S_SOUND_OFF = const(1)
+S_LIGHTS_OFF = const(2)
+S_RULES_SHIFT = const(2)  # bits 2-3: the ruleset of the next deal
 
 # Short words for each engine reason code; "%c" is a card drawn with our sprites.
 REFUSALS = (
@@ -100,6 +119,33 @@ def route(src, dst):
     raise ValueError("no route from %r to %r" % (src, dst))
 
 
+def settings_rules(bits):
+    """The next deal's ruleset in ``settings()`` bits (an unknown one reads as seed)."""
+    rules = bits >> S_RULES_SHIFT & 3
+    return rules if rules < len(engine.RULES_NAMES) else engine.RULES_SEED
+
+
+def _winnable(deal, rules):
+    """True if ``deal`` is in the shipped table of known-winnable deals of ``rules``."""
+    if not deal:
+        return False
+    try:
+        from sultan import winnable
+
+        return winnable.is_winnable(deal, rules)
+    except (ImportError, OSError, ValueError, MemoryError):  # no table on this build: no mark
+        return False
+
+
+def _pick_winnable(r, rules):
+    try:
+        from sultan import winnable
+
+        return winnable.random_deal(r, rules)
+    except (ImportError, OSError, ValueError, MemoryError):
+        return 0
+
+
 def _random_deal():
     try:
         import random
@@ -114,9 +160,17 @@ def _random_deal():
 class Controller:
     """The game as the buttons see it."""
 
-    def __init__(self, game, rand_deal=None):
+    def __init__(self, game, rand_deal=None, sound=False, stats=None, settings=None):
         self.game = game
         self.rand_deal = rand_deal or _random_deal
+        # The menu: the sound and light switches only where there is something to switch.
+        self.items = tuple(m for m in MENU_ORDER if sound or (m != M_SOUND and m != M_LIGHTS))
+        self.stats = stats  # sultan.stats.Stats kept by the save store, None without one
+        self.rules = game.rules  # the ruleset of the next deal
+        self.sound_on = True
+        self.lights_on = True
+        self.event = ""  # what the last key did, for sultan.sound
+        self.winnable = _winnable(game.deal, game.rules)  # looked up once per deal
         self.cursor = 0  # a place code (layout.GRID)
         self.selected = NONE
         self.mode = PLAY
@@ -128,7 +182,41 @@ class Controller:
         self.message = ""
         self.message_cards = [0, 0]
         self.changes = 0  # bumped on every game change (for saves)
+        if settings is not None:
+            self.apply_settings(settings)
         self._check_over()
+
+    # ------------------------------------------------------------ settings
+    def settings(self):
+        """The menu's switches as a small int (saved with the game, see sultan.save)."""
+        return ((0 if self.sound_on else S_SOUND_OFF) | (0 if self.lights_on else S_LIGHTS_OFF)
+                | self.rules << S_RULES_SHIFT)
+
+    def apply_settings(self, bits):
+        self.sound_on = not bits & S_SOUND_OFF
+        self.lights_on = not bits & S_LIGHTS_OFF
+        self.rules = settings_rules(bits)
+
+    def menu_label(self, i):
+        """The text of line ``i`` of the menu."""
+        m = self.items[i]
+        item = MENU_ITEMS[m]
+        if m == M_AUTO:
+            return item + (": on" if self.autoplay else ": off")
+        if m == M_SOUND:
+            return item + (": on" if self.sound_on else ": off")
+        if m == M_LIGHTS:
+            return item + (": on" if self.lights_on else ": off")
+        if m == M_RULESET:
+            return item + ": " + engine.RULES_NAMES[self.rules]
+        return item
+
+    def menu_at(self, item):
+        """Where menu item ``item`` (an M_* number) is in ``items``; -1 if not there."""
+        for i in range(len(self.items)):
+            if self.items[i] == item:
+                return i
+        return -1
 
     # ------------------------------------------------------------- messages
     def say(self, text, c1=0, c2=0):
@@ -137,12 +225,17 @@ class Controller:
         self.message_cards[1] = c2
 
     def _refused(self, code, card=0, other=0):
+        self.event = "refuse"
         self.say(REFUSALS[code] if code < len(REFUSALS) else "refused (%d)" % code, card, other)
 
     # -------------------------------------------------------------- actions
     def press(self, key):
         """Handle one key press; returns True (every press redraws)."""
         self.hint = 0
+        self.event = ""
+        g = self.game
+        deal = g.deal
+        was = g.status()
         mode = self.mode
         if mode == PLAY:
             self.message = ""
@@ -151,11 +244,14 @@ class Controller:
             self._press_menu(key)
         elif mode == DEAL:
             self._press_deal(key)
-        elif mode == RULES:
+        elif mode == RULES or mode == STATS:
             self.mode = PLAY
             self._check_over()  # back to the won/lost panel if the game is over
         else:
             self._press_over(key)
+        now = g.status()
+        if now != was and was == engine.PLAYING and g.deal == deal and g.moves:
+            self.event = "win" if now == engine.WON else "lose"
         return True
 
     def _press_play(self, key):
@@ -186,6 +282,7 @@ class Controller:
             self._stock()
         elif p >= F0:
             if self.selected == NONE:
+                self.event = "refuse"
                 self.say("select a card first")
             else:
                 self._play(self.selected, p - F0)
@@ -206,6 +303,7 @@ class Controller:
         code = g.play_auto(place) if f < 0 else g.play(place, f)
         if code == engine.OK:
             self.selected = NONE
+            self.event = "place"
             self._after_move()
         elif code == engine.R_NO_FIT:
             self._refused(code, card, g.foundation_card(f))
@@ -218,6 +316,7 @@ class Controller:
         code = self.game.park(slot)
         if code == engine.OK:
             self.selected = NONE
+            self.event = "place"
             self._after_move()
         else:
             self._refused(code)
@@ -228,6 +327,7 @@ class Controller:
         if code == engine.R_STOCK_EMPTY:
             code = g.redeal()
             if code == engine.OK:
+                self.event = "redeal"
                 self.say("redeal: pass %d of 3" % g.pass_no)
         if code == engine.OK:
             self._after_move()
@@ -240,6 +340,8 @@ class Controller:
             g = self.game
             while engine.hint_kind(g.hint()) == engine.A_PLAY:
                 g.step()
+                if not self.event:
+                    self.event = "place"
         self._check_over()
 
     def _undo(self):
@@ -286,19 +388,28 @@ class Controller:
         else:
             self.say("no moves left")
 
-    def new_deal(self, deal):
-        self.game.new_deal(deal)
+    def new_deal(self, deal, rules=None):
+        """Deal ``deal`` in place under ``rules`` (None: the ruleset chosen for the next deal)."""
+        g = self.game
+        if rules is None:
+            rules = self.rules
+        g.new_deal(deal, rules=rules)
+        self.winnable = _winnable(deal, rules)
         self.changes += 1
         self.selected = NONE
         self.mode = PLAY
-        self.say("deal %d" % deal)
+        self.event = "deal"
+        if self.winnable:
+            self.say("winnable deal %d" % deal)
+        else:
+            self.say("deal %d" % deal)
         if self.autoplay:
             self._after_move()
         self._check_over()
 
     # ---------------------------------------------------------------- menu
     def _press_menu(self, key):
-        n = len(MENU_ITEMS)
+        n = len(self.items)
         if key == keys.DOWN:
             self.menu_index = (self.menu_index + 1) % n
         elif key == keys.UP:
@@ -307,7 +418,7 @@ class Controller:
             self.mode = PLAY
             self._check_over()
         elif key == keys.A:
-            self.choose(self.menu_index)
+            self.choose(self.items[self.menu_index])
 
     def choose(self, item):
         """Do menu item ``item`` (one of the M_* numbers)."""
@@ -324,7 +435,7 @@ class Controller:
             self.mode = DEAL
         elif item == M_RESTART:
             if g.deal:
-                self.new_deal(g.deal)
+                self.new_deal(g.deal, g.rules)  # the same game again, under its own rules
             else:
                 while g.moves:
                     g.undo()
@@ -343,6 +454,30 @@ class Controller:
                 self._after_move()
         elif item == M_RULES:
             self.mode = RULES
+        elif item == M_STATS:
+            self.mode = STATS
+        elif item == M_WINNABLE:
+            d = _pick_winnable(self.rand_deal(), self.rules)
+            if d:
+                self.new_deal(d)
+            else:
+                self.say("no winnable deals here")
+        elif item == M_RULESET:
+            self.rules = (self.rules + 1) % len(engine.RULES_NAMES)
+            name = engine.RULES_NAMES[self.rules]
+            if not g.log_end and g.deal and g.rules != self.rules:
+                self.new_deal(g.deal)  # nothing played yet: this deal, under the new rules
+                self.say("%s rules: deal %d" % (name, g.deal))
+            elif g.rules == self.rules:
+                self.say("%s rules" % name)
+            else:
+                self.say("next deal: %s rules" % name)
+        elif item == M_SOUND:
+            self.sound_on = not self.sound_on
+            self.say("sound on" if self.sound_on else "sound off")
+        elif item == M_LIGHTS:
+            self.lights_on = not self.lights_on
+            self.say("lights on" if self.lights_on else "lights off")
         if self.mode == PLAY:
             self._check_over()
 

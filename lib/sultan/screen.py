@@ -15,7 +15,7 @@ from adafruit_display_text import bitmap_label
 from adafruit_displayio_layout.layouts.grid_layout import GridLayout
 
 from sultan import engine, sprites
-from sultan.controller import DEAL, MENU, MENU_ITEMS, OVER, PLAY, RULES
+from sultan.controller import DEAL, MENU, OVER, PLAY, RULES, STATS
 from sultan.layout import CARD_H, CARD_W, F0, LINE_H, NONE, RING, STOCK, SULTAN, TALON, Layout
 
 TEXT = 0xFFFFFF
@@ -24,23 +24,33 @@ CURSOR = 0xFFE000
 SELECTED = 0x00B8FF
 HINT = 0xFF40E0
 
-RULES_TEXT = (
+_RULES_COMMON = (
     "Build the 8 piles up in",
     "suit to Q: on a K go A,2",
     "..Q; on the A, 2..Q. The",
     "sultan (K hearts) stays.",
-    "Play from the 6 divan",
-    "cards (refilled from the",
-    "stock) or the talon top.",
-    "Stock: 3 passes in all.",
+)
+RULES_TEXT = (  # by ruleset (engine.RULES_NAMES); 9 lines: the panel's height at 320x240
+    ("SEED RULES",) + _RULES_COMMON + (
+        "Play the 6 divan cards",
+        "(refilled from the stock)",
+        "or the talon top. Stock:",
+        "3 passes, reshuffled."),
+    ("CLASSIC RULES",) + _RULES_COMMON + (
+        "Play divan cards or the",
+        "talon top; empty slots:",
+        "park the talon top there",
+        "3 passes, never shuffled"),
 )
 HELP = {
     PLAY: "",
     MENU: "A: choose  B: close",
     DEAL: "A: deal  B: cancel",
     RULES: "any key: back",
+    STATS: "any key: back",
     OVER: "A:new B:undo START:again",
 }
+STAR_COLS = 2  # the winnable deal's star takes the status line's first two columns
 
 
 def pad(text, n):
@@ -50,12 +60,40 @@ def pad(text, n):
     return text + " " * (n - len(text))
 
 
-def status_text(g, cols):
-    """The status line for game ``g`` in at most ``cols`` characters."""
-    s = "#%d pass %d/3 %d/95 miss %d" % (g.deal, g.pass_no, g.placed, g.missed)
+def status_text(g, cols, winnable=False):
+    """The status line for game ``g`` in at most ``cols`` characters.
+
+    Classic rules say so after the deal number; a known-winnable deal starts
+    with two blank columns, where the screen shows a star.
+    """
+    lead = " " * STAR_COLS if winnable else ""
+    tag = " classic" if g.rules else ""
+    s = lead + "#%d%s pass %d/3 %d/95 miss %d" % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = "#%d p%d/3 %d/95 m%d" % (g.deal, g.pass_no, g.placed, g.missed)
-    return s
+        s = lead + "#%d%s p%d/3 %d/95 m%d" % (g.deal, tag, g.pass_no, g.placed, g.missed)
+    if len(s) > cols and g.rules:
+        s = lead + "#%d cl p%d/3 %d/95 m%d" % (g.deal, g.pass_no, g.placed, g.missed)
+    if len(s) > cols:
+        s = lead + "#%d%s p%d %d m%d" % (g.deal, " cl" if g.rules else "", g.pass_no, g.placed, g.missed)
+    return s[:cols]
+
+
+def stats_lines(stats, rules):
+    """The statistics page for ``rules`` (``stats`` a sultan.stats.Stats or None): one figure a
+    line, so that every line fits the panel's 25 columns (``Stats.lines`` packs three to a
+    26-column line)."""
+    name = engine.RULES_NAMES[rules] if rules < len(engine.RULES_NAMES) else "?"
+    if stats is None:
+        return ("STATISTICS", "", "not kept: no save store")
+    s = stats.get(rules)
+    n = s["played"]
+    return ("STATISTICS: %s rules" % name, "",
+            "played   %d" % n,
+            "won      %d (%d%%)" % (s["won"], 100 * s["won"] // n if n else 0),
+            "lost     %d" % s["lost"],
+            "best     %d of 95 placed" % s["best_placed"],
+            "streak   %d" % s["streak"],
+            "best streak %d" % s["best_streak"])
 
 
 class Screen:
@@ -124,6 +162,13 @@ class Screen:
             tg.hidden = True
             self.chips.append(tg)
         self.chip_state = [None, None]
+        # The star of a known-winnable deal, in the status line's first columns.
+        x, y = lay.status_xy
+        self.star = displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=1, height=1,
+                                       tile_width=tw, tile_height=th, default_tile=sprites.T_STAR,
+                                       x=x, y=y + 1)
+        self.star.hidden = True
+        self.menu_top = 0  # the first menu line on show (the menu scrolls when it is taller)
         # The overlay: menu, deal number, rules, won/lost.
         self.overlay = displayio.Group()
         ptw, pth = lay.panel_tiles
@@ -149,6 +194,7 @@ class Screen:
         self.root.append(self.message)
         for tg in self.chips:
             self.root.append(tg)
+        self.root.append(self.star)
         for tg in self.rings:  # on top: at 320x240 a ring's edge touches the text lines
             self.root.append(tg)
         self.texts = [None, None, None, None]  # text on show: stock count, status, message, overlay
@@ -243,7 +289,8 @@ class Screen:
         self._ring(1, h1)
         self._ring(2, ctrl.selected if playing else NONE)
         self._ring(3, ctrl.cursor if playing else NONE)
-        self._text(1, self.status, pad(status_text(g, self.cols), self.cols))
+        self._text(1, self.status, pad(status_text(g, self.cols, ctrl.winnable), self.cols))
+        self._hide(self.star, not ctrl.winnable)
         self._message(ctrl.message or HELP[ctrl.mode], ctrl.message_cards)
         self._overlay(ctrl)
 
@@ -287,20 +334,18 @@ class Screen:
             self.marker_at = -2  # re-place the marker when the menu opens again
             return
         g = ctrl.game
+        at = -1
         if mode == MENU:
-            lines = []
-            for i in range(len(MENU_ITEMS)):
-                item = MENU_ITEMS[i]
-                if item == "Autoplay":
-                    item += ": on" if ctrl.autoplay else ": off"
-                lines.append("  " + item)
+            lines, at = self._menu(ctrl)
         elif mode == DEAL:
             digits = "".join(str(d) for d in ctrl.digits)
             lines = ("Choose deal number", "", "   " + digits,
                      "   " + " " * ctrl.digit_pos + "^", "",
                      "UP/DOWN: change digit", "LEFT/RIGHT: move")
         elif mode == RULES:
-            lines = RULES_TEXT
+            lines = RULES_TEXT[g.rules] if g.rules < len(RULES_TEXT) else RULES_TEXT[0]
+        elif mode == STATS:
+            lines = stats_lines(ctrl.stats, g.rules)
         else:
             won = g.status() == engine.WON
             lines = ("   * YOU WON! *" if won else "   NO MOVES LEFT", "",
@@ -308,12 +353,43 @@ class Screen:
                      "missed   %d" % g.missed, "moves    %d" % g.moves,
                      "passes   %d of 3" % g.pass_no)
         self._text(3, self.overlay_text, self._block(lines))
-        at = ctrl.menu_index if mode == MENU else -1
         if at != self.marker_at:
             self.marker_at = at
             self.marker.hidden = at < 0
             if at >= 0:
                 self.marker.anchored_position = (4, self.layout.panel_y + 3 + LINE_H * at)
+
+
+    def _menu(self, ctrl):
+        """The menu's lines on show and the marker's line: a window that follows the cursor.
+
+        A taller menu than the panel scrolls; "^" / "v" at the right edge say more lies
+        above / below.
+        """
+        n = len(ctrl.items)
+        rows = self.overlay_lines
+        i = ctrl.menu_index
+        top = self.menu_top
+        if i < top:
+            top = i
+        elif i >= top + rows:
+            top = i - rows + 1
+        if top > n - rows:
+            top = n - rows
+        if top < 0:
+            top = 0
+        self.menu_top = top
+        end = top + rows if top + rows < n else n
+        w = self.overlay_cols - 1
+        lines = []
+        for k in range(top, end):
+            more = " "
+            if k == top and top > 0:
+                more = "^"
+            elif k == end - 1 and end < n:
+                more = "v"
+            lines.append(pad("  " + ctrl.menu_label(k), w) + more)
+        return lines, i - top
 
 
 def _pyramid_cell(place):

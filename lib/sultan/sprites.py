@@ -43,6 +43,7 @@ COLORS = (0x0B5A2A, 0xFFFFFF, 0x000000, 0xD80000, 0x1838A8, 0x7090F0, 0xF0C030, 
 # Tile numbers.
 T_FELT = const(0)
 T_PANEL = const(1)
+T_STAR = const(2)  # a gold star on the felt: the status line's mark of a known-winnable deal
 T_RANK_BLACK = const(8)  # + rank - 1
 T_RANK_RED = const(21)  # + rank - 1
 T_SUIT = const(34)  # + suit (small symbol, top right of a card)
@@ -75,6 +76,7 @@ SUITS = (
     "..###.. ..###.. ##.#.## ####### ##.#.## ...#... ..###..",
 )
 CROWN = "#..#..# #..#..# ##.#.## ####### ####### #######"
+STAR = "....#.... ...###... ...###... ######### .#######. ..#####.. .###.###. ##.....##"
 
 
 def _tile_origin(t):
@@ -139,6 +141,8 @@ def build_sheet():
     for i in range(len(COLORS)):
         pal[i] = COLORS[i]
     _fill(bmp, T_PANEL, PANEL)
+    _fill(bmp, T_STAR, FELT)
+    _glyph(bmp, (T_STAR, None, None, None, None, None), STAR, 1, 1, GOLD)
     # Ranks: top-left tile of a face, rounded top-left corner.
     for rank in range(1, 14):
         rows = RANKS[rank - 1]
