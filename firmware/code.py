@@ -1,7 +1,8 @@
 """Sultan on a CircuitPython board: pick the board profile, build the display and keys, play.
 
 Everything that knows about pins lives in one ``profile_*.py`` per board, next to this file on
-CIRCUITPY.  The game itself is ``sultan.app.run`` (the same code the desktop simulator runs).
+CIRCUITPY (with ``make_sound()`` where the board has a speaker and NeoPixels).  The game itself is
+``sultan.app.run`` (the same code the desktop simulator runs).
 """
 
 import gc
@@ -31,6 +32,18 @@ def open_store():  # -> sultan.store.Store | None
         return None
 
 
+def make_sound(profile):  # -> sultan.sound.Sound | None
+    """The profile's speaker and NeoPixels (``make_sound()``, badges only); None without them."""
+    make = getattr(profile, "make_sound", None)
+    if make is None:
+        return None
+    try:
+        return make()
+    except Exception as e:  # a silent game is still a game
+        print("SULTAN no sound:", e)
+        return None
+
+
 def main() -> None:
     board_id = board.board_id
     name = PROFILES.get(board_id)
@@ -44,10 +57,12 @@ def main() -> None:
     gc.collect()
     store = open_store()
     gc.collect()
+    sound = make_sound(profile)
+    gc.collect()
     from sultan import app
 
     gc.collect()
-    app.run(display, keys, board_id=board_id, store=store)
+    app.run(display, keys, board_id=board_id, store=store, sound=sound)
 
 
 main()

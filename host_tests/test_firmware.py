@@ -212,6 +212,35 @@ def test_code_py_knows_a_profile_per_board():
         assert os.path.isfile(os.path.join(ROOT, "firmware", module + ".py")), module
 
 
+def test_code_py_sound_is_optional_and_never_fatal(capsys):
+    """code.py hands app.run the profile's make_sound() where there is one; a failing one means silence."""
+    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+        tree = ast.parse(f.read())
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make_sound")
+    ns = {}
+    exec(compile(ast.Module(body=[fn], type_ignores=[]), "code.py", "exec"), ns)
+
+    class Pico:  # no make_sound
+        pass
+
+    class Broken:
+        @staticmethod
+        def make_sound():
+            raise RuntimeError("DAC in use")
+
+    class Badge:
+        @staticmethod
+        def make_sound():
+            return "the Sound"
+
+    assert ns["make_sound"](Pico) is None
+    assert ns["make_sound"](Broken) is None and "SULTAN no sound: DAC in use" in capsys.readouterr().out
+    assert ns["make_sound"](Badge) == "the Sound"
+    main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
+    runs = [c for c in ast.walk(main) if isinstance(c, ast.Call) and getattr(c.func, "attr", "") == "run"]
+    assert len(runs) == 1 and "sound" in [k.arg for k in runs[0].keywords]
+
+
 def test_wokwi_toml():
     with open(os.path.join(ROOT, "wokwi.toml"), "rb") as f:
         cfg = tomllib.load(f)["wokwi"]
