@@ -8,6 +8,11 @@ refresh; "redrawn" = distinct pixels inside the dirty areas that refresh wrote
 (what the SPI bus carries on the device, overlaps counted once).  Whole games
 are played by button presses (the canonical policy, walking the cursor), so
 every kind of action is measured many times.
+
+It also times what sound adds to a move (``sultan.sound.Sound`` over an audio
+object whose ``play`` returns at once, as audioio's does: the DMA plays the
+tone): ``event()`` after a key, ``update()`` on each loop pass, and a whole key
+(press, sound, screen update, refresh) with and without sound.
 """
 
 import argparse
@@ -89,8 +94,7 @@ def figures(size, deals):
     d = None
     for deal in deals:
         d = HeadlessDisplay(w, h)
-        ctrl, screen = app.start(d, deal=deal, rand_deal=lambda: 1)
-        d.refresh()  # Blinka redraws everything once after the first full refresh: not measured
+        ctrl, screen = app.start(d, deal=deal, rand_deal=lambda: 1)  # its second refresh took the full redraw
         for kind, key in game_script(deal) + extra_script():
             before = d.framebuffer.copy()
             mode = ctrl.mode
@@ -117,6 +121,60 @@ def figures(size, deals):
     return area, stats, counts, bmp_total, sheet
 
 
+class _InstantAudio:
+    """Like audioio.AudioOut: play() and stop() return at once."""
+
+    playing = False
+
+    def play(self, sample, loop=False):
+        self.playing = True
+
+    def stop(self):
+        self.playing = False
+
+
+class _Pixels(list):
+    auto_write = False
+
+    def show(self):
+        pass
+
+
+def sound_figures(deals, size="160x128"):
+    """Microseconds per key: (event mean, event max, update mean, key without sound, key with sound)."""
+    import time
+
+    from sultan.sound import Sound
+
+    w, h = (int(v) for v in size.split("x"))
+    ev_t = []
+    up_t = []
+    key_t = {False: [], True: []}
+    for with_sound in (False, True, False, True):  # alternated, so a slow moment hits both alike
+        for deal in deals:
+            d = HeadlessDisplay(w, h)
+            snd = Sound(audio=_InstantAudio(), pixels=_Pixels([(0, 0, 0)] * 5),
+                        make_sample=lambda f, r, v: f) if with_sound else None
+            ctrl, screen = app.start(d, deal=deal, rand_deal=lambda: 1, sound=snd)
+            for _kind, key in game_script(deal):
+                t0 = time.perf_counter()
+                if snd is not None:
+                    u0 = time.perf_counter()
+                    snd.update()
+                    up_t.append(time.perf_counter() - u0)
+                ctrl.press(key)
+                if snd is not None and ctrl.event:
+                    e0 = time.perf_counter()
+                    snd.event(ctrl.event)
+                    ev_t.append(time.perf_counter() - e0)
+                screen.update(ctrl)
+                d.refresh()
+                key_t[with_sound].append(time.perf_counter() - t0)
+    us = 1e6
+    return (us * sum(ev_t) / len(ev_t), us * max(ev_t), us * sum(up_t) / len(up_t),
+            us * sum(key_t[False]) / len(key_t[False]), us * sum(key_t[True]) / len(key_t[True]), len(ev_t))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--deals", type=int, default=3, help="how many deals to play (default 3)")
@@ -136,6 +194,11 @@ def main(argv=None):
         print("  displayio objects: %d Groups, %d TileGrids, %d Bitmaps, %d Palettes (%d in all)" % (
             counts["Group"], counts["TileGrid"], counts["Bitmap"], counts["Palette"], sum(counts.values())))
         print("  bitmap bytes: %d (sprite sheet %d)" % (bmp_total, sheet))
+    ev, ev_max, up, key0, key1, n = sound_figures(list(range(1, a.deals + 1)))
+    print("sound (160x128, %d events): event() %.1f us mean, %.1f us max; update() %.1f us a loop pass;"
+          % (n, ev, ev_max, up))
+    print("  a whole key (press, sound, screen, refresh) %.2f ms with sound, %.2f ms without"
+          % (key1 / 1000, key0 / 1000))
     return 0
 
 
