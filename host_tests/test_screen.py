@@ -395,6 +395,12 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
             box = ring_pixels(rig, rig.fb(), CURSOR)
             y = lay.panel_y + 3 + 10 * (i - top)
             assert box is not None and y <= box[1] and box[3] <= y + 12
+            # the ">" is a label laid out like the text (font, line spacing, place): on a port whose
+            # font has another line pitch (CircuitPython's terminalio) it still sits on its line
+            marker = rig.screen.marker
+            assert marker.text.split("\n") == [">" if k == i - top else " " for k in range(rows)]
+            assert marker.line_spacing == rig.screen.overlay_text.line_spacing
+            assert marker.anchored_position == rig.screen.overlay_text.anchored_position
             assert text[0].endswith("^") == (top > 0)
             assert text[rows - 1].endswith("v") == (top + rows < n)
             rig.press("DOWN" if step < n else "UP")

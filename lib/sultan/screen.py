@@ -181,9 +181,15 @@ class Screen:
             self.font, text=self._block(()), color=TEXT, background_color=sprites.COLORS[sprites.PANEL],
             line_spacing=LINE_H / 12, anchor_point=(0, 0), anchored_position=(4, lay.panel_y + 3))
         self.overlay.append(self.overlay_text)
-        # The menu's ">" moves alone, so a menu step redraws one character, not the panel.
+        # The menu's ">" moves alone, so a menu step redraws one text column, not the panel.  It is
+        # a label of one column and as many lines as the panel's text, with the same font and line
+        # spacing, so its lines sit on the text's lines on every port (CircuitPython's terminalio
+        # font has another line pitch than Blinka's): moving it is changing which line holds ">".
+        n = self.overlay_lines
+        self.marker_texts = tuple("\n".join(">" if k == i else " " for k in range(n)) for i in range(n))
         self.marker = bitmap_label.Label(
-            self.font, text=">", color=CURSOR, background_color=sprites.COLORS[sprites.PANEL],
+            self.font, text=self.marker_texts[0], color=CURSOR,
+            background_color=sprites.COLORS[sprites.PANEL], line_spacing=LINE_H / 12,
             anchor_point=(0, 0), anchored_position=(4, lay.panel_y + 3))
         self.marker.hidden = True
         self.overlay.append(self.marker)
@@ -357,7 +363,7 @@ class Screen:
             self.marker_at = at
             self.marker.hidden = at < 0
             if at >= 0:
-                self.marker.anchored_position = (4, self.layout.panel_y + 3 + LINE_H * at)
+                self.marker.text = self.marker_texts[at]
 
 
     def _menu(self, ctrl):
