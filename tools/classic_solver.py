@@ -88,7 +88,7 @@ D_REDEAL = "redeal"
 _WON_HEIGHTS = 0
 for _s in range(4):
     _WON_HEIGHTS |= (QUEEN | QUEEN << 4) << (8 * _s)
-_START_HEIGHTS = 1 << (8 * HEARTS + 4)  # hearts: the king foundation at 0, the ace one at 1
+START_HEIGHTS = 1 << (8 * HEARTS + 4)  # hearts: the king foundation at 0, the ace one at 1
 
 
 class Result:
@@ -136,13 +136,16 @@ class Solver:
     """Solves one deal (or a hand-made position, see ``solve_cards``)."""
 
     def __init__(self, divan, seq, budget=DEFAULT_BUDGET, park_distance=engine.PARK_DISTANCE,
-                 pass_budget=PASS_BUDGET):
+                 pass_budget=PASS_BUDGET, heights=None, first_pass=1):
         self.seq = bytes(seq)
         self.divan = tuple(sorted(c for c in divan if c))
         self.budget = budget
         self.limit = budget
         self.pass_budget = pass_budget
         self.cut = False
+        # foundation heights to start from (tests: positions with most cards placed already)
+        self.heights = START_HEIGHTS if heights is None else heights
+        self.first_pass = first_pass
         self.park_distance = park_distance
         self.nodes = 0
         self.best = 0
@@ -290,7 +293,7 @@ class Solver:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 4000))
         try:
-            won = self._search((1 << len(self.seq)) - 1, 0, 1, self.divan, _START_HEIGHTS, 0)
+            won = self._search((1 << len(self.seq)) - 1, 0, self.first_pass, self.divan, self.heights, 0)
             status = WON if won else UNKNOWN if self.cut else LOST
         except _Cut:
             status = UNKNOWN
@@ -306,8 +309,11 @@ def solve(deal, budget=DEFAULT_BUDGET):
     return solve_cards(divan, seq, budget)
 
 
-def solve_cards(divan, seq, budget=DEFAULT_BUDGET, schedule=SCHEDULE):
+def solve_cards(divan, seq, budget=DEFAULT_BUDGET, schedule=SCHEDULE, heights=None, first_pass=1):
     """Solve a classic position given as its divan, then the stock in turn order.
+
+    ``heights`` and ``first_pass`` start from a position other than a deal's
+    (foundations partly built, fewer redeals left): the tests use them.
 
     Searches with each per-pass share of ``schedule`` in turn (small shares find
     most wins fast; the last, unlimited, can prove a loss) until one answers
@@ -318,7 +324,8 @@ def solve_cards(divan, seq, budget=DEFAULT_BUDGET, schedule=SCHEDULE):
     for pass_budget in schedule:
         if nodes >= budget:
             break
-        res = Solver(divan, seq, budget - nodes, pass_budget=pass_budget).run()
+        res = Solver(divan, seq, budget - nodes, pass_budget=pass_budget, heights=heights,
+                     first_pass=first_pass).run()
         nodes += res.nodes
         best = max(best, res.best)
         if res.status != UNKNOWN:
