@@ -373,7 +373,7 @@ def replay(game, line):
         if d == D_PLAY:
             r = game.play_auto(TALON)
         elif d == D_PARK:
-            r = game.park(game._free_slot())
+            r = game.park(game.free_slot())
         elif d == D_TURN:
             r = game.turn()
         else:

@@ -166,7 +166,8 @@ class Game(Table):
             i -= 1
         return False
 
-    def _free_slot(self):
+    def free_slot(self):
+        """The first empty divan slot, or -1."""
         for i in range(DIVAN_SLOTS):
             if not self.divan[i]:
                 return i
@@ -206,7 +207,7 @@ class Game(Table):
                 return A_PLAY << 8 | TALON << 4 | (w - 1)
         if not self.refill and self.talon_count:
             # classic: keep a soon-needed talon card from being buried by the next turn
-            slot = self._free_slot()
+            slot = self.free_slot()
             if slot >= 0 and (self.distance(self.talon[self.talon_count - 1]) <= PARK_DISTANCE
                               or not self.stock_count and self._park_uncovers()):
                 return A_PARK << 8 | slot << 4
