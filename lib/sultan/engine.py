@@ -353,60 +353,61 @@ class Game(Table):
         stock = self.stock
         where = self.where
         log = self.log
+        end = 2 * MAX_ACTIONS
         while True:
             talon = self.talon  # a redeal moves on to the next pass's buffer
             sc = self.stock_count
             tc = self.talon_count
-            mv = self.moves
+            li = 2 * self.moves  # the next log entry's index
             placed = self.placed
-            while mv < MAX_ACTIONS:
+            scan = True  # the divan may hold a playable card (false after a fruitless scan until a play)
+            while li < end:
                 c = 0
-                for i in range(DIVAN_SLOTS):
-                    c = divan[i]
-                    if c and where[c]:
-                        break
-                    c = 0
+                if scan:
+                    for i in range(DIVAN_SLOTS):
+                        c = divan[i]
+                        if c and where[c]:
+                            break
+                        c = 0
+                    scan = c != 0
                 if c:
                     f = where[c] - 1
                     self._set_top(f, c & 15)
                     if sc:
                         sc -= 1
                         divan[i] = stock[sc]
-                        log[2 * mv] = A_PLAY | F_REFILL
+                        log[li] = A_PLAY | F_REFILL
                     else:
                         divan[i] = 0
-                        log[2 * mv] = A_PLAY
-                    log[2 * mv + 1] = i << 4 | f
+                        log[li] = A_PLAY
+                    log[li + 1] = i << 4 | f
                 elif tc and where[talon[tc - 1]]:
                     c = talon[tc - 1]
                     f = where[c] - 1
                     self._set_top(f, c & 15)
                     tc -= 1
-                    log[2 * mv] = A_PLAY
-                    log[2 * mv + 1] = TALON << 4 | f
+                    log[li] = A_PLAY
+                    log[li + 1] = TALON << 4 | f
+                    scan = True
                 elif sc:
                     # Nothing is playable before a turn, so only the new talon
                     # top can change that: turn on while it fits nowhere.
-                    sc -= 1
-                    c = stock[sc]
-                    talon[tc] = c
-                    tc += 1
-                    log[2 * mv] = A_TURN
-                    log[2 * mv + 1] = 0
-                    mv += 1
-                    while sc and not where[c] and mv < MAX_ACTIONS:
+                    while True:
                         sc -= 1
                         c = stock[sc]
                         talon[tc] = c
                         tc += 1
-                        log[2 * mv] = A_TURN
-                        log[2 * mv + 1] = 0
-                        mv += 1
+                        log[li] = A_TURN
+                        log[li + 1] = 0
+                        li += 2
+                        if not sc or where[c] or li >= end:
+                            break
                     continue
                 else:
                     break
                 placed += 1
-                mv += 1
+                li += 2
+            mv = li >> 1
             self.placed = placed
             self.stock_count = sc
             self.talon_count = tc
