@@ -13,7 +13,7 @@ MicroPython), so a reader sees the old file or the new one, never a mix.
 import os
 
 from sultan.save import SLOT_MAX
-from sultan.store import Store
+from sultan.store import MemoryRegion, Store
 
 
 def default_path():
@@ -60,33 +60,25 @@ def _makedirs(d):
         pass
 
 
-class FileRegion:
-    """Two slots in a file; a missing file is an empty (fresh) region."""
+class FileRegion(MemoryRegion):
+    """Two slots in a file, kept in RAM and rewritten whole, atomically, on each write.
+
+    A missing file is an empty (fresh) region.
+    """
 
     def __init__(self, path, size=2 * SLOT_MAX):
+        MemoryRegion.__init__(self, size)
         self.path = path
-        self.data = bytearray(size)
-        for i in range(size):
-            self.data[i] = 0xFF
-        self.fresh = True
         try:
             with open(path, "rb") as f:
                 raw = f.read(size)
         except OSError:
-            raw = None
-        if raw is not None:
-            self.fresh = False  # a file was there: if it holds no valid save, it is damaged
-            self.data[0:len(raw)] = raw
-
-    def __len__(self):
-        return len(self.data)
-
-    def read(self, offset, n):
-        return bytes(self.data[offset:offset + n])
+            return
+        self.fresh = False  # a file was there: if it holds no valid save, it is damaged
+        self.data[0:len(raw)] = raw
 
     def write(self, offset, data):
-        self.data[offset:offset + len(data)] = data
-        self.fresh = False
+        MemoryRegion.write(self, offset, data)
         _makedirs(_dirname(self.path))
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
