@@ -50,7 +50,7 @@ What is decided without search, and why it is safe
 
 Branches, tried in this order (the hint policy's preferences first): play the
 unsafe talon top; park the talon top in an empty slot when it is at most
-``PARK_DISTANCE`` ranks from fitting; turn; park any other talon top; redeal
+``PARK_DISTANCE`` (2) ranks from fitting; turn; park any other talon top; redeal
 (only with a talon: an empty one gains nothing).  A state explored without a
 win is remembered and never searched again (every move makes progress, so the
 graph has no cycles); ``lost`` is a proof, ``unknown`` means the node budget ran
@@ -69,6 +69,7 @@ WON = "won"
 LOST = "lost"
 UNKNOWN = "unknown"
 
+PARK_DISTANCE = 2  # move ordering: try parking talon cards this close to fitting first
 DEFAULT_BUDGET = 50000  # nodes (states expanded) per deal
 PASS_BUDGET = (0, 1000, 100)  # nodes for the search after a redeal into pass 2, 3 (0: no own limit)
 # ``solve`` tries these shares in turn while the deal's budget lasts; the last
@@ -135,7 +136,7 @@ def _safe_talon(h, c):
 class Solver:
     """Solves one deal (or a hand-made position, see ``solve_cards``)."""
 
-    def __init__(self, divan, seq, budget=DEFAULT_BUDGET, park_distance=engine.PARK_DISTANCE,
+    def __init__(self, divan, seq, budget=DEFAULT_BUDGET, park_distance=PARK_DISTANCE,
                  pass_budget=PASS_BUDGET, heights=None, first_pass=1):
         self.seq = bytes(seq)
         self.divan = tuple(sorted(c for c in divan if c))

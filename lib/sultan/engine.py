@@ -29,7 +29,10 @@ from sultan.table import (  # noqa: F401  (re-exported: the engine's public name
 RULES_SEED = const(0)  # divan refilled from the stock; redeals shuffle
 RULES_CLASSIC = const(1)  # PySolFC's: the player parks talon cards in the divan; redeals don't shuffle
 RULES_NAMES = ("seed", "classic")
-PARK_DISTANCE = const(2)  # classic hint: park a talon card at most 2 ranks from fitting (tools: stats)
+# Classic hint: park a talon card when no more cards must reach its foundation
+# first than there are empty divan slots (+2 on the last pass, when nothing
+# comes round again).  Measured: 66 % won against 50 % for a fixed distance 2.
+PARK_LAST_PASS_BONUS = const(2)
 
 PLAYING = const(0)
 WON = const(1)
@@ -207,10 +210,18 @@ class Game(Table):
                 return A_PLAY << 8 | TALON << 4 | (w - 1)
         if not self.refill and self.talon_count:
             # classic: keep a soon-needed talon card from being buried by the next turn
-            slot = self.free_slot()
-            if slot >= 0 and (self.distance(self.talon[self.talon_count - 1]) <= PARK_DISTANCE
-                              or not self.stock_count and self._park_uncovers()):
-                return A_PARK << 8 | slot << 4
+            slot = -1
+            free = 0
+            for i in range(DIVAN_SLOTS - 1, -1, -1):
+                if not self.divan[i]:
+                    slot = i
+                    free += 1
+            if free:
+                if self.pass_no == PASSES:
+                    free += PARK_LAST_PASS_BONUS
+                if (self.distance(self.talon[self.talon_count - 1]) <= free
+                        or not self.stock_count and self._park_uncovers()):
+                    return A_PARK << 8 | slot << 4
         if self.stock_count:
             return A_TURN << 8
         if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE and (self.refill or self.talon_count):
