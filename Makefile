@@ -31,7 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_save.py
 	$(BIN)/python tools/bench_screen.py
 
-## make winnable: remake lib/sultan/winnable_{seed,classic}.bin (needed after any change to the generator or rules)
+## make winnable: remake lib/sultan/winnable_{seed,classic}.tbl (needed after any change to the generator or rules)
 winnable: $(STAMP)
 	$(BIN)/python tools/winnable_table.py $(ARGS)
 

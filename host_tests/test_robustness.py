@@ -37,7 +37,7 @@ def mpy_lib(tmp_path_factory):
         # the modules these tests import must compile; the screen's are not ours to judge here
         assert r.returncode == 0 or os.path.basename(path) not in NEEDED, r.stderr
     for f in os.listdir(src):  # the data files the package opens (winnable-deal tables), as the build ships
-        if f.endswith(".bin"):
+        if f.endswith(".tbl"):
             (pkg / f).write_bytes(open(os.path.join(src, f), "rb").read())
     return str(out)
 

@@ -81,7 +81,7 @@ def test_reader_agrees_with_the_whole_file(table):
 
 
 def test_four_byte_entries_and_bad_files(tmp_path):
-    p = tmp_path / "t.bin"
+    p = tmp_path / "t.tbl"
     deals = [5, 1 << 24, 999999999]
     p.write_bytes(winnable_table.encode(RULES_SEED, deals, fp=0))
     assert winnable_table.read_all(str(p))[1] == 4
@@ -90,7 +90,7 @@ def test_four_byte_entries_and_bad_files(tmp_path):
     assert winnable.open_table(RULES_CLASSIC, str(p)) is None  # a seed table is not a classic one
     p.write_bytes(b"junk" * 8)
     assert winnable.open_table(RULES_SEED, str(p)) is None
-    assert winnable.open_table(RULES_SEED, str(tmp_path / "missing.bin")) is None
+    assert winnable.open_table(RULES_SEED, str(tmp_path / "missing.tbl")) is None
 
 
 @pytest.mark.micropython
@@ -118,4 +118,4 @@ def test_reader_on_micropython_reads_entries_by_seek():
     count, d0, picked, hits, grew = (int(x) for x in first.split())
     assert (count, d0, picked, hits) == (len(deals), deals[0], deals[123456789 % len(deals)], 3)
     assert grew <= 64 < size  # lookups by seek into a buffer made once: nothing on the heap (0 measured)
-    assert second.endswith("sultan/winnable_seed.bin")
+    assert second.endswith("sultan/winnable_seed.tbl")

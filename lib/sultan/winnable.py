@@ -1,7 +1,7 @@
 """Tables of winnable deal numbers, read from flash one entry at a time.
 
-``lib/sultan/winnable_seed.bin`` lists deals the seed rules' canonical policy
-wins (so a player who misses no chance wins them); ``winnable_classic.bin``
+``lib/sultan/winnable_seed.tbl`` lists deals the seed rules' canonical policy
+wins (so a player who misses no chance wins them); ``winnable_classic.tbl``
 deals the classic solver wins.  Both are made on the host by
 ``tools/winnable_table.py`` (``make winnable``).
 
@@ -28,7 +28,7 @@ from sultan import const
 MAGIC = b"SWIN"
 VERSION = const(1)
 HEADER = const(16)
-NAMES = ("winnable_seed.bin", "winnable_classic.bin")  # by rules number
+NAMES = ("winnable_seed.tbl", "winnable_classic.tbl")  # by rules number
 
 
 def _here():
