@@ -126,13 +126,19 @@ def mash_engine(g, n, seed, store=None, check_pack_every=50):
         else:
             refused += 1
             assert state(g) == before, "refused action %d changed the state (step %d)" % (a, i)
-        assert counts_ok(g), "cards lost at step %d" % i
-        if i % check_pack_every == 0:
-            assert pack_ok(g, have), "pack wrong at step %d" % i
-        if store is not None and i % 500 == 499:
-            written = power_cut(store, written)
+        written = after_step(g, i, have, check_pack_every, store, written, "step")
     assert pack_ok(g, have)
     return ok, refused, store.writes if store is not None else 0
+
+
+def after_step(g, i, have, check_pack_every, store, written, what):
+    """The checks after every mashed action: cards counted, the pack now and then, a power cut every 500."""
+    assert counts_ok(g), "cards lost at %s %d" % (what, i)
+    if i % check_pack_every == 0:
+        assert pack_ok(g, have), "pack wrong at %s %d" % (what, i)
+    if store is not None and i % 500 == 499:
+        written = power_cut(store, written)
+    return written
 
 
 def power_cut(store, written):
@@ -186,10 +192,6 @@ def mash_controller(ctrl, n, seed, store=None, check_pack_every=50, pool=None):
             saved = ctrl.changes
             if store is not None and store.save(g):
                 written = state(g)
-        assert counts_ok(g), "cards lost at press %d" % i
-        if i % check_pack_every == 0:
-            assert pack_ok(g, have), "pack wrong at press %d" % i
-        if store is not None and i % 500 == 499:
-            written = power_cut(store, written)
+        written = after_step(g, i, have, check_pack_every, store, written, "press")
     assert pack_ok(g, have)
     return ctrl.changes, refused, store.writes if store is not None else 0
