@@ -2,13 +2,18 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | cksum | cut -d' ' -f1)
+# The marker counts only while the environment really imports: a half-deleted .venv reinstalls itself.
+ifneq ($(shell $(BIN)/python -c "import pytest, sultan, sultan_host" >/dev/null 2>&1 && echo ok),ok)
+$(shell rm -f $(VENV)/.installed-*)
+endif
 
 .PHONY: test sim cli bench lint clean winnable
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -r requirements.txt
+	$(BIN)/pip install --disable-pip-version-check -q --no-deps -e .
 	rm -f $(VENV)/.installed-* && touch $@
 
 ## make test: mypy of the device code, then the whole host test suite
@@ -19,24 +24,24 @@ test: $(STAMP)
 
 ## make sim: play in a window (headless: SDL_VIDEODRIVER=dummy make sim ARGS="--frames 5 --screenshot out.png")
 sim: $(STAMP)
-	$(BIN)/python tools/sim.py $(ARGS)
+	$(BIN)/python -m sultan_host.desktop.sim $(ARGS)
 
 ## make cli ARGS="play --deal 7 --auto --json"
 cli: $(STAMP)
-	$(BIN)/python tools/sultan_cli.py $(ARGS)
+	$(BIN)/sultan $(ARGS)
 
 ## make bench: engine, save and screen benchmark figures (games/s, heap, bytes per move, writes, pixels)
 bench: $(STAMP)
-	$(BIN)/python tools/bench_engine.py
-	$(BIN)/python tools/bench_save.py
-	$(BIN)/python tools/bench_screen.py
+	$(BIN)/python -m sultan_host.bench.engine
+	$(BIN)/python -m sultan_host.bench.save
+	$(BIN)/python -m sultan_host.bench.screen
 
-## make winnable: remake lib/sultan/winnable_{seed,classic}.tbl (needed after any change to the generator or rules)
+## make winnable: remake lib/sultan/rules/winnable_{seed,classic}.tbl (needed after any change to the generator or rules)
 winnable: $(STAMP)
-	$(BIN)/python tools/winnable_table.py $(ARGS)
+	$(BIN)/python -m sultan_host.analysis.winnable_table $(ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check lib tools host_tests firmware
+	$(BIN)/ruff check lib host tools host_tests firmware
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -1,7 +1,7 @@
 """Adafruit PyBadge / PyBadge LC / EdgeBadge: the built-in 160x128 ST7735R and eight buttons.
 
 The buttons come through the board's 74HC165: key 0=B 1=A 2=START 3=SELECT 4=RIGHT 5=DOWN 6=UP 7=LEFT.
-``make_sound()`` gives ``sultan.sound.Sound`` the speaker (DAC on A0, amplifier switched by
+``make_sound()`` gives ``sultan.ui.sound.Sound`` the speaker (DAC on A0, amplifier switched by
 SPEAKER_ENABLE) and the five NeoPixels; the PyGamer has them on the same pins.
 """
 
@@ -29,7 +29,7 @@ def make_keys() -> keypad.ShiftRegisterKeys:
 
 
 class Pixels:
-    """The NeoPixel strip as ``sultan.sound`` uses it (len, item = (r, g, b), show) over neopixel_write,
+    """The NeoPixel strip as ``sultan.ui.sound`` uses it (len, item = (r, g, b), show) over neopixel_write,
     so no NeoPixel library is needed."""
 
     def __init__(self, pin, n: int) -> None:
@@ -51,8 +51,8 @@ class Pixels:
 
 
 def make_sound(speaker=board.SPEAKER, enable=board.SPEAKER_ENABLE, neopixel=board.NEOPIXEL):
-    """``sultan.sound.Sound`` on this board's speaker and NeoPixels (silent if audio is missing)."""
-    from sultan.sound import Sound
+    """``sultan.ui.sound.Sound`` on this board's speaker and NeoPixels (silent if audio is missing)."""
+    from sultan.ui.sound import Sound
 
     try:
         import audioio

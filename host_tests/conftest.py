@@ -1,18 +1,31 @@
-"""Shared fixtures: the repo's lib/ and tools/ on sys.path, and the MicroPython VM."""
+"""Shared fixtures: the MicroPython VM, and the firmware tools of tools/ loaded by path.
 
+``sultan`` (lib/) and ``sultan_host`` (host/) are installed into .venv by ``make``;
+nothing here edits sys.path.
+"""
+
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 
 import pytest
+from sultan_host.paths import LIB
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIB = os.path.join(ROOT, "lib")
 TOOLS = os.path.join(ROOT, "tools")
-for p in (LIB, TOOLS):
-    if p not in sys.path:
-        sys.path.insert(0, p)
+
+
+def tool(name):
+    """The firmware tool ``tools/<name>.py`` as a module (they are scripts, not an installed package)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, os.path.join(TOOLS, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before running it: the tools import each other by name
+    spec.loader.exec_module(module)
+    return module
 
 
 def micropython_binary():

@@ -1,7 +1,8 @@
 """Test helpers shared by the engine tests: hand-made orders, state fingerprints, a reference model."""
 
-from sultan import cards, rng
-from sultan.engine import FOUNDATIONS, Game
+from sultan.rules import cards, rng
+from sultan.rules.engine import FOUNDATIONS, Game
+from sultan_host.snapshot import snapshot
 
 C = cards.parse
 
@@ -133,5 +134,5 @@ class Reference:
 def deal_order(n):
     """The order (stock top first) of numbered deal n, from the engine's snapshot."""
     g = Game(deal=n)
-    snap = g.snapshot()
+    snap = snapshot(g)
     return bytes(C(w) for w in snap["divan"] + snap["stock"]), g.rng

@@ -9,9 +9,11 @@ framebuffer before and after.
 import os
 
 import numpy as np
-from headless_display import HeadlessDisplay, rgb565, to_image
-from sultan import app, keys, sprites
-from sultan.layout import CARD_H, CARD_W
+from sultan import app
+from sultan.ui import sprites
+from sultan.ui.layout import CARD_H, CARD_W
+from sultan_host import scripted
+from sultan_host.desktop.headless import HeadlessDisplay, rgb565, to_image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE = os.path.join(HERE, "reference")
@@ -37,7 +39,7 @@ class Rig:
     def press(self, script):
         """Press keys as the main loop does; returns (framebuffer before, after)."""
         before = self.fb()
-        for k in keys.parse(script):
+        for k in scripted.parse_keys(script):
             self.ctrl.press(k)
             self.screen.update(self.ctrl)
             self.display.refresh()

@@ -4,9 +4,13 @@ import os
 import subprocess
 import sys
 
-from headless_display import HeadlessDisplay
 from PIL import Image
-from sultan import app, engine, keys
+from sultan import app
+from sultan.rules import engine
+from sultan.ui import keys
+from sultan_host import scripted
+from sultan_host.desktop.headless import HeadlessDisplay
+from sultan_host.snapshot import snapshot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
@@ -15,7 +19,7 @@ PY = sys.executable
 def run_app(script, deal=7, store=None, size=(160, 128)):
     lines = []
     d = HeadlessDisplay(*size)
-    ctrl = app.run(d, keys.ScriptedKeys(script), board_id="testboard", deal=deal,
+    ctrl = app.run(d, scripted.ScriptedKeys(script), board_id="testboard", deal=deal,
                    console=lines.append, store=store, idle=0)
     return d, ctrl, lines
 
@@ -78,7 +82,7 @@ def test_sound_hears_each_outcome_and_updates_every_pass():
     snd = FakeSound()
     lines = []
     d = HeadlessDisplay(160, 128)
-    ctrl = app.run(d, keys.ScriptedKeys(" ".join(script)), deal=deal, console=lines.append, idle=0,
+    ctrl = app.run(d, scripted.ScriptedKeys(" ".join(script)), deal=deal, console=lines.append, idle=0,
                    sound=snd)
     ref = engine.Game(deal=deal)
     ref.autoplay()
@@ -89,13 +93,13 @@ def test_sound_hears_each_outcome_and_updates_every_pass():
     assert snd.updates >= 2 * len(script)  # presses and releases: every pass of the loop
     assert snd.sound_on is True and snd.lights_on is True
     # A refusal, a new deal and the two switches, all from keys.
-    from sultan.controller import M_LIGHTS, M_NEW, M_SOUND, Controller
+    from sultan.ui.controller import M_LIGHTS, M_NEW, M_SOUND, Controller
 
     ctrl = Controller(engine.Game(deal=7), sound=True)
     script = ["A", "RIGHT", "A"]  # select a divan card, A on a foundation it does not fit
     script += [keys.NAMES[k] for k in menu_keys(ctrl, M_SOUND)]
     snd = FakeSound()
-    ctrl = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(" ".join(script)), deal=7,
+    ctrl = app.run(HeadlessDisplay(160, 128), scripted.ScriptedKeys(" ".join(script)), deal=7,
                    console=lines.append, idle=0, sound=snd)
     assert "refuse" in snd.events and snd.sound_on is False and snd.lights_on is True
     twin = Controller(engine.Game(deal=7), sound=True, rand_deal=lambda: 5)  # where the menu will be
@@ -104,7 +108,7 @@ def test_sound_hears_each_outcome_and_updates_every_pass():
         twin.press(k)
     script = [keys.NAMES[k] for k in first + menu_keys(twin, M_NEW)]
     snd = FakeSound()
-    ctrl = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(" ".join(script)), deal=7,
+    ctrl = app.run(HeadlessDisplay(160, 128), scripted.ScriptedKeys(" ".join(script)), deal=7,
                    console=lines.append, idle=0, sound=snd, rand_deal=lambda: 5)
     assert snd.lights_on is False and snd.events == ["deal"] and ctrl.game.deal == 5
 
@@ -192,8 +196,7 @@ def test_sim_keyboard_mapping():
     """Pygame key events (posted to the dummy video driver) drive the game; closing the window ends it."""
     code = r"""
 import sys
-sys.path[:0] = ["lib", "tools"]
-import sim
+from sultan_host.desktop import sim
 from sultan import app
 d = sim.make_display(160, 128, 2)
 import pygame
@@ -222,7 +225,7 @@ def test_whole_deal_through_the_main_loop_matches_autoplay():
     ref.autoplay()
     script = [keys.NAMES[k] for k in script_for(42, 2)]
     d, ctrl, lines = run_app(" ".join(script), deal=42)
-    assert ctrl.game.snapshot() == ref.snapshot()
+    assert snapshot(ctrl.game) == snapshot(ref)
     assert len(lines) == 1 + len(script) and d.refreshes == 2 + len(script)
     assert lines[-1] == "SULTAN key=%s placed=%d pass=%d status=%s" % (
         script[-1], ref.placed, ref.pass_no, engine.STATUS_NAMES[ref.status()])

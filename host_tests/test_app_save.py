@@ -1,14 +1,16 @@
 """The store wired into the app loop: resume at power-on, the damage message once, saves on keys."""
 
-from headless_display import HeadlessDisplay
-from mash import state
-from sultan import app, keys
-from sultan.filesave import open_store
-from sultan.store import DAMAGED, DAMAGED_SHORT, MemoryRegion, Store
+from sultan import app
+from sultan.saves.store import DAMAGED, DAMAGED_SHORT, MemoryRegion, Store
+from sultan.ui import keys
+from sultan_host import scripted
+from sultan_host.bench.mash import state
+from sultan_host.desktop.headless import HeadlessDisplay
+from sultan_host.filesave import open_store
 
 
 def run(store, script, deal=7):
-    return app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(script), board_id="test", deal=deal,
+    return app.run(HeadlessDisplay(160, 128), scripted.ScriptedKeys(script), board_id="test", deal=deal,
                    console=lambda *a: None, rand_deal=lambda: 1, idle=0, store=store)
 
 
@@ -62,7 +64,7 @@ def test_the_simulator_resumes_from_its_save_file(tmp_path):
     assert st.load().moves >= 2
 
 
-OVER_MODE = 4  # sultan.controller.OVER
+OVER_MODE = 4  # sultan.ui.controller.OVER
 
 
 def _menu(ctrl_like, item):
@@ -73,27 +75,28 @@ def _menu(ctrl_like, item):
 
 
 def test_settings_and_the_chosen_ruleset_survive_power_off(tmp_path):
-    from sultan import engine
-    from sultan.controller import M_LIGHTS, M_NEW, M_RULESET, M_SOUND, Controller
+    from sultan.rules import engine
+    from sultan.ui.controller import M_LIGHTS, M_NEW, M_RULESET, M_SOUND, Controller
 
     path = str(tmp_path / "save.bin")
     twin = Controller(engine.Game(deal=7), sound=True)
     script = ""
     for item in (M_SOUND, M_LIGHTS):
         script += _menu(twin, item)
-        for k in keys.parse(_menu(twin, item)):
+        for k in scripted.parse_keys(_menu(twin, item)):
             twin.press(k)
     script += "START "  # a begun seed game: classic is chosen for the next deal only
     script += _menu(twin, M_RULESET)
     sound = _FakeSound()
-    ctrl = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(script), board_id="test", deal=7,
+    ctrl = app.run(HeadlessDisplay(160, 128), scripted.ScriptedKeys(script), board_id="test", deal=7,
                    console=lambda *a: None, rand_deal=lambda: 1, idle=0, store=open_store(path), sound=sound)
     assert (ctrl.sound_on, ctrl.lights_on, ctrl.rules) == (False, False, engine.RULES_CLASSIC)
     assert ctrl.game.rules == engine.RULES_SEED and ctrl.game.moves == 1
     assert (sound.on, sound.lights) == (False, False)
     # Power on again: the seed game comes back, the switches and the next deal's rules with it.
     sound = _FakeSound()
-    again = app.run(HeadlessDisplay(160, 128), keys.ScriptedKeys(_menu(again_ctrl(), M_NEW)), board_id="test",
+    again_keys = scripted.ScriptedKeys(_menu(again_ctrl(), M_NEW))
+    again = app.run(HeadlessDisplay(160, 128), again_keys, board_id="test",
                     deal=7, console=lambda *a: None, rand_deal=lambda: 4, idle=0, store=open_store(path),
                     sound=sound)
     assert (again.sound_on, again.lights_on, again.rules) == (False, False, engine.RULES_CLASSIC)
@@ -108,8 +111,8 @@ def test_settings_and_the_chosen_ruleset_survive_power_off(tmp_path):
 
 
 def again_ctrl():
-    from sultan import engine
-    from sultan.controller import Controller
+    from sultan.rules import engine
+    from sultan.ui.controller import Controller
 
     return Controller(engine.Game(deal=7), sound=True)
 
@@ -132,7 +135,7 @@ class _FakeSound:
 
 def test_a_fresh_start_deals_the_ruleset_last_chosen(tmp_path):
     """A store holding statistics and settings but no game (a small NVM): the new deal uses the rules."""
-    from sultan import engine
+    from sultan.rules import engine
 
     region = MemoryRegion()
     st = Store(region)
@@ -148,8 +151,8 @@ def test_a_fresh_start_deals_the_ruleset_last_chosen(tmp_path):
 
 
 def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
-    from sultan import engine
-    from sultan.controller import M_NEW, M_STATS, STATS
+    from sultan.rules import engine
+    from sultan.ui.controller import M_NEW, M_STATS, STATS
 
     deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
     from test_controller import script_for
@@ -164,7 +167,7 @@ def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
     store = Store(region)
     ctrl, screen = app.start(HeadlessDisplay(160, 128), deal=7, store=store, rand_deal=lambda: 5)
     assert ctrl.mode == OVER_MODE and ctrl.stats is store.stats
-    for k in keys.parse(script):  # as the main loop does it
+    for k in scripted.parse_keys(script):  # as the main loop does it
         ctrl.press(k)
         screen.update(ctrl)
         store.save(ctrl.game)

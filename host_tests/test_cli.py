@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from sultan_host.snapshot import snapshot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
@@ -26,12 +27,12 @@ def test_play_json_has_the_documented_fields():
 
 
 def test_auto_plays_to_the_end_and_matches_the_engine():
-    from sultan.engine import Game
+    from sultan.rules.engine import Game
 
     d = json.loads(cli("play", "--deal", "12", "--auto", "--json").stdout)
     g = Game(deal=12)
     g.autoplay()
-    assert d == g.snapshot()
+    assert d == snapshot(g)
     assert d["status"] in ("won", "lost") and d["missed"] == 0
 
 

@@ -6,8 +6,9 @@ import subprocess
 import sys
 
 from helpers import winning_order
-from sultan import cards
-from sultan.engine import Game
+from sultan.rules import cards
+from sultan.rules.engine import Game
+from sultan_host.snapshot import snapshot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
@@ -34,8 +35,8 @@ def test_resume_auto_plays_on_like_play_auto_and_saves_back(tmp_path):
     assert on.returncode == 0, on.stderr
     g = Game(deal=31)
     g.autoplay()
-    assert json.loads(on.stdout) == g.snapshot()
-    assert json.loads(cli("resume", f, "--json").stdout) == g.snapshot()
+    assert json.loads(on.stdout) == snapshot(g)
+    assert json.loads(cli("resume", f, "--json").stdout) == snapshot(g)
 
 
 def test_order_games_resume_too(tmp_path):
@@ -82,7 +83,7 @@ def test_play_save_replaces_a_corrupt_file_and_keeps_counting_into_a_good_one(tm
     assert cli("play", "--deal", "10", "--auto", "--save", str(f)).returncode == 0
     second = json.loads(cli("resume", str(f), "--json").stdout)
     assert first["deal"] == 9 and second["deal"] == 10 and second["status"] in ("won", "lost")
-    from sultan.filesave import open_store
+    from sultan_host.filesave import open_store
 
     st = open_store(str(f))
     st.load()

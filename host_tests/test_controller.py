@@ -1,8 +1,9 @@
 """The controller: whole deals by button presses, navigation, refusals, menu."""
 
 import pytest
-from sultan import engine, keys
-from sultan.controller import (
+from sultan.rules import engine
+from sultan.ui import keys
+from sultan.ui.controller import (
     DEAL,
     M_AUTO,
     M_CHOOSE,
@@ -17,9 +18,11 @@ from sultan.controller import (
     RULES,
     Controller,
     move,
-    route,
 )
-from sultan.layout import F0, GRID, NONE, STOCK, SULTAN, TALON
+from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN, TALON
+from sultan_host.paths import HOST, LIB
+from sultan_host.scripted import route
+from sultan_host.snapshot import snapshot
 
 STOPS = [p for p in GRID if p != NONE and p != SULTAN]
 DIRS = (keys.RIGHT, keys.LEFT, keys.DOWN, keys.UP)
@@ -84,7 +87,7 @@ def test_whole_deal_by_buttons_matches_autoplay(deal, style):
     assert len(script) > 100
     ctrl = Controller(engine.Game(deal=deal))
     press_all(ctrl, script)
-    assert ctrl.game.snapshot() == ref.snapshot()
+    assert snapshot(ctrl.game) == snapshot(ref)
     assert ctrl.game.status() == status != engine.PLAYING
     assert ctrl.mode == OVER
 
@@ -114,7 +117,7 @@ def test_autoplay_on_needs_only_start():
         if ctrl.mode == OVER:
             break
         ctrl.press(keys.START)
-    assert ctrl.game.snapshot() == ref.snapshot()
+    assert snapshot(ctrl.game) == snapshot(ref)
 
 
 def test_every_direction_moves_and_every_place_reachable():
@@ -158,16 +161,16 @@ def test_refused_move_says_why_and_changes_nothing():
     slot = next(i for i in range(6) if g.divan[i])
     card = g.divan[slot]
     f = next(f for f in range(8) if g.need[f] != card and g.need[f])
-    before = g.snapshot()
+    before = snapshot(g)
     press_all(ctrl, route(0, slot) + [keys.A])
     assert ctrl.selected == slot
     press_all(ctrl, route(slot, F0 + f) + [keys.A])
-    assert g.snapshot() == before
+    assert snapshot(g) == before
     assert ctrl.message == "%c does not fit on %c"
     assert ctrl.message_cards == [card, g.foundation_card(f)]
     assert ctrl.selected == slot  # still selected: try another foundation
     ctrl.press(keys.B)
-    assert ctrl.selected == NONE and g.snapshot() == before
+    assert ctrl.selected == NONE and snapshot(g) == before
 
 
 def test_b_undoes_and_start_turns():
@@ -201,7 +204,7 @@ def test_menu_choose_deal_number():
     # 7 -> 12: the ones digit down five times, the tens digit up once.
     press_all(ctrl, [keys.DOWN] * 5 + [keys.LEFT, keys.UP, keys.A])
     assert ctrl.mode == PLAY and ctrl.game.deal == 12
-    assert ctrl.game.snapshot() == engine.Game(deal=12).snapshot()
+    assert snapshot(ctrl.game) == snapshot(engine.Game(deal=12))
 
 
 def test_menu_new_random_deal_and_restart():
@@ -211,7 +214,7 @@ def test_menu_new_random_deal_and_restart():
     assert ctrl.game.deal == 4242 and ctrl.game.moves == 0
     ctrl.press(keys.START)
     press_all(ctrl, menu_keys(ctrl, M_RESTART))
-    assert ctrl.game.snapshot() == engine.Game(deal=4242).snapshot()
+    assert snapshot(ctrl.game) == snapshot(engine.Game(deal=4242))
 
 
 def test_hint_from_menu():
@@ -243,15 +246,17 @@ def test_controller_runs_on_micropython(mpy):
     ref = engine.Game(deal=42)
     ref.autoplay()
     code = (
-        "from sultan import engine, keys, layout\n"
-        "from sultan.controller import Controller, route, OVER\n"
+        "from sultan.rules import engine\n"
+        "from sultan.ui import keys, layout\n"
+        "from sultan_host.scripted import route\n"
+        "from sultan.ui.controller import Controller, OVER\n"
         "c = Controller(engine.Game(deal=42))\n"
         "for k in %r:\n"
         "    c.press(k)\n"
         "g = c.game\n"
         "print(g.placed, g.moves, g.pass_no, g.missed, c.mode == OVER, len(route(0, layout.STOCK)))\n"
     ) % (bytes(script),)
-    out = mpy(code, heap="128K").split()
+    out = mpy(code, heap="128K", path=LIB + ":" + HOST).split()
     assert out == [str(ref.placed), str(ref.moves), str(ref.pass_no), str(ref.missed), "True",
                    str(len(route(0, STOCK)))]
 
@@ -299,7 +304,7 @@ def test_classic_rules_park_by_buttons():
 
 
 def test_menu_wraps_both_ways_and_every_item_is_reachable():
-    from sultan.controller import MENU_ORDER
+    from sultan.ui.controller import MENU_ORDER
 
     for sound in (False, True):
         ctrl = Controller(engine.Game(deal=7), sound=sound)
@@ -317,7 +322,7 @@ def test_menu_wraps_both_ways_and_every_item_is_reachable():
 
 
 def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_next_deal():
-    from sultan.controller import M_RULESET
+    from sultan.ui.controller import M_RULESET
 
     g = engine.Game(deal=7)
     ctrl = Controller(g, rand_deal=lambda: 31)
@@ -325,7 +330,7 @@ def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_nex
     press_all(ctrl, menu_keys(ctrl, M_RULESET))
     # nothing played yet: the same deal, now under classic rules
     assert g.rules == engine.RULES_CLASSIC and g.deal == 7 and ctrl.rules == engine.RULES_CLASSIC
-    assert g.snapshot() == engine.Game(deal=7, rules=engine.RULES_CLASSIC).snapshot()
+    assert snapshot(g) == snapshot(engine.Game(deal=7, rules=engine.RULES_CLASSIC))
     assert ctrl.menu_label(ctrl.menu_at(M_RULESET)) == "Ruleset: classic"
     ctrl.press(keys.START)
     press_all(ctrl, menu_keys(ctrl, M_RULESET))  # back to seed: this game stays classic ...
@@ -337,7 +342,7 @@ def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_nex
 
 
 def test_settings_pack_and_unpack():
-    from sultan.controller import M_LIGHTS, M_RULESET, M_SOUND, settings_rules
+    from sultan.ui.controller import M_LIGHTS, M_RULESET, M_SOUND, settings_rules
 
     ctrl = Controller(engine.Game(deal=7), sound=True)
     assert ctrl.settings() == 0  # every default is 0: a record from before settings reads as defaults
@@ -354,8 +359,8 @@ def test_settings_pack_and_unpack():
 
 
 def test_winnable_deal_from_the_menu_is_in_the_table_and_marked():
-    from sultan import winnable
-    from sultan.controller import M_RULESET, M_WINNABLE
+    from sultan.rules import winnable
+    from sultan.ui.controller import M_RULESET, M_WINNABLE
 
     for rules in (engine.RULES_SEED, engine.RULES_CLASSIC):
         ctrl = Controller(engine.Game(deal=999999), rand_deal=lambda: 123457)  # beyond both tables
@@ -378,8 +383,8 @@ def test_winnable_deal_from_the_menu_is_in_the_table_and_marked():
 
 
 def test_statistics_page_and_events():
-    from sultan.controller import M_STATS, STATS
-    from sultan.stats import Stats
+    from sultan.saves.stats import Stats
+    from sultan.ui.controller import M_STATS, STATS
 
     st = Stats()
     st.record(0, True, 95)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from conftest import run_micropython
-from sultan.engine import Game
+from sultan.rules.engine import Game
 
 pytestmark = pytest.mark.micropython
 
@@ -24,7 +24,7 @@ def cpython_snap(g):
 
 def test_import_and_autoplay_100_deals_at_64k():
     out = run_micropython(
-        "from sultan.engine import Game, STATUS_NAMES\n"
+        "from sultan.rules.engine import Game, STATUS_NAMES\n"
         "g = Game(deal=1)\n"
         "done = 0\n"
         "for n in range(1, 101):\n"
@@ -42,7 +42,7 @@ def test_same_deals_and_redeal_shuffles_as_cpython():
     deals = [1, 2, 3, 17, 4242, 999999999]
     out = run_micropython(
         SNAPSHOT
-        + "import json\nfrom sultan.engine import Game\n"
+        + "import json\nfrom sultan.rules.engine import Game\n"
         + "for n in %r:\n" % deals
         + "    g = Game(deal=n)\n    first = snap(g)\n    g.autoplay()\n"
         + "    print(json.dumps([first, snap(g)]))\n"
@@ -60,7 +60,7 @@ def test_a_set_up_game_allocates_nothing_while_played_undone_and_redone():
     # Measured inside a function: a new module-level name would grow the globals dict.
     out = run_micropython(
         "import gc\n"
-        "from sultan.engine import Game\n"
+        "from sultan.rules.engine import Game\n"
         "def measure(g, n):\n"
         "    g.new_deal(n)\n"
         "    gc.collect()\n"
@@ -94,7 +94,7 @@ def test_a_set_up_game_allocates_nothing_while_played_undone_and_redone():
 def test_engine_alone_fits_a_small_heap():
     out = run_micropython(
         "import gc\ngc.collect()\na = gc.mem_alloc()\n"
-        "from sultan.engine import Game\ng = Game(deal=1)\ngc.collect()\n"
+        "from sultan.rules.engine import Game\ng = Game(deal=1)\ngc.collect()\n"
         "print(gc.mem_alloc() - a)\n",
         heap="64K",
     )
@@ -105,7 +105,7 @@ def test_engine_alone_fits_a_small_heap():
 def test_classic_rules_run_without_allocating_on_micropython():
     out = run_micropython(
         "import gc\n"
-        "from sultan.engine import Game, RULES_CLASSIC, STATUS_NAMES\n"
+        "from sultan.rules.engine import Game, RULES_CLASSIC, STATUS_NAMES\n"
         "def measure(g, n):\n"
         "    g.new_deal(n)\n"
         "    gc.collect()\n"
@@ -123,7 +123,7 @@ def test_classic_rules_run_without_allocating_on_micropython():
         "for n in (1, 2, 3, 4, 5):\n"
         "    measure(g, n)\n"
     )
-    from sultan.engine import RULES_CLASSIC
+    from sultan.rules.engine import RULES_CLASSIC
 
     for line in out.splitlines():
         n, status, placed, allocated = line.split()

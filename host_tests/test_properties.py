@@ -3,8 +3,8 @@
 from helpers import FULL_PACK, all_cards, fingerprint
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sultan import engine
-from sultan.engine import Game
+from sultan.rules import engine
+from sultan.rules.engine import Game
 
 ACTION = st.one_of(
     st.tuples(st.just("turn")),

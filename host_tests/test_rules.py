@@ -11,13 +11,14 @@ from helpers import (
     winning_order,
     with_prefix,
 )
-from sultan import cards, engine
-from sultan.engine import TALON, Game
+from sultan.rules import cards, engine
+from sultan.rules.engine import TALON, Game
+from sultan_host.snapshot import snapshot
 
 
 def test_layout_and_divan_from_the_top_of_the_stock():
     g = Game(order=with_prefix("5H AC TD QS 2C 2D 4S"))
-    snap = g.snapshot()
+    snap = snapshot(g)
     assert snap["foundations"] == ["KD", "AH", "KD", "KC", "KC", "KS", "KH", "KS"]
     assert snap["divan"] == ["5H", "AC", "TD", "QS", "2C", "2D"]
     assert snap["stock"][0] == "4S" and len(snap["stock"]) == 89
@@ -27,18 +28,18 @@ def test_layout_and_divan_from_the_top_of_the_stock():
 def test_king_foundation_builds_ace_upwards_in_suit():
     g = Game(order=with_prefix("AD 2D 3D 5S 6S 7S 4D"))
     assert g.play(0, 0) == engine.OK  # AD on KD (foundation 0)
-    assert g.snapshot()["foundations"][0] == "AD"
+    assert snapshot(g)["foundations"][0] == "AD"
     assert g.divan[0] == C("4D")  # refilled at once from the stock top
     assert g.play(1, 0) == engine.OK and g.play(2, 0) == engine.OK
     assert g.play(0, 0) == engine.OK
-    assert g.snapshot()["foundations"][0] == "4D"
+    assert snapshot(g)["foundations"][0] == "4D"
 
 
 def test_ace_of_hearts_foundation_starts_at_two():
     g = Game(order=with_prefix("AH 2H"))
     assert g.play(0, 1) == engine.R_NO_FIT  # A♥ foundation takes 2♥, not an ace
     assert g.play(1, 1) == engine.OK
-    assert g.snapshot()["foundations"][1] == "2H"
+    assert snapshot(g)["foundations"][1] == "2H"
     assert g.play(0, 6) == engine.OK  # the other A♥ goes on the K♥ foundation
 
 
@@ -59,10 +60,10 @@ def test_play_auto_takes_the_lower_foundation_when_two_accept():
     g = Game(order=with_prefix("AS AS"))
     assert g.target(0) == 5
     assert g.play_auto(0) == engine.OK
-    assert g.snapshot()["foundations"][5] == "AS" and g.snapshot()["foundations"][7] == "KS"
+    assert snapshot(g)["foundations"][5] == "AS" and snapshot(g)["foundations"][7] == "KS"
     assert g.target(1) == 7
     assert g.play_auto(1) == engine.OK
-    assert g.snapshot()["foundations"][7] == "AS"
+    assert snapshot(g)["foundations"][7] == "AS"
 
 
 def test_nothing_is_built_past_a_queen():
@@ -132,7 +133,7 @@ def test_redeal_only_when_the_stock_is_empty_and_at_most_twice():
         # the gathered cards (talon bottom->top, then divan 0..5) shuffled with the game's generator
         gathered = bytearray(talon + bytes(divan))
         want = bytearray(len(gathered))
-        from sultan import rng
+        from sultan.rules import rng
 
         rng._shuffle_small(want, gathered, len(gathered), state)
         laid = bytes(reversed(want))[:6]  # the stock's top is the shuffled list's last card
@@ -150,7 +151,7 @@ def test_won_when_all_95_cards_are_placed():
     g = Game(order=winning_order())
     assert g.autoplay() == engine.WON
     assert g.placed == 95 and g.moves == 95 and g.missed == 0
-    assert g.snapshot()["foundations"] == ["QD", "QH", "QD", "QC", "QC", "QS", "QH", "QS"]
+    assert snapshot(g)["foundations"] == ["QD", "QH", "QD", "QC", "QC", "QS", "QH", "QS"]
     assert g.redeal() == engine.R_GAME_OVER
     assert g.hint() == 0
 
@@ -182,7 +183,7 @@ def test_autoplay_matches_an_independent_reference_model(deal):
         pass
     g = Game(deal=deal)
     g.autoplay()
-    snap = g.snapshot()
+    snap = snapshot(g)
     for key, value in ref.snapshot().items():
         assert snap[key] == value, key
     assert all_cards(g) == FULL_PACK

@@ -6,13 +6,15 @@ import zlib
 
 import pytest
 from helpers import winning_order
-from mash import state
-from sultan import engine, save, stats
-from sultan.engine import Game
-from sultan.filesave import FileRegion, default_path
-from sultan.filesave import open_store as open_file_store
-from sultan.nvmsave import NvmRegion, nvm_region
-from sultan.store import DAMAGED, MemoryRegion, Store
+from sultan.rules import engine
+from sultan.rules.engine import Game
+from sultan.saves import record as save
+from sultan.saves import stats
+from sultan.saves.nvm import NvmRegion, nvm_region
+from sultan.saves.store import DAMAGED, MemoryRegion, Store
+from sultan_host.bench.mash import state
+from sultan_host.filesave import FileRegion, default_path
+from sultan_host.filesave import open_store as open_file_store
 
 # --------------------------------------------------------------- helpers
 
@@ -590,7 +592,7 @@ def test_no_nvm_at_all_gives_a_ram_store_that_never_fails(monkeypatch):
 
 
 def test_classic_games_with_parks_round_trip_and_count_apart():
-    from sultan.engine import RULES_CLASSIC, RULES_SEED
+    from sultan.rules.engine import RULES_CLASSIC, RULES_SEED
 
     region = MemoryRegion()
     st = Store(region)

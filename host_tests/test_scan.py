@@ -6,13 +6,13 @@ import os
 import subprocess
 import sys
 
-import classic_solver
 import pytest
-import sultan_cli
-import sultan_scan
 from helpers import winning_order
-from sultan import engine
-from sultan.engine import RULES_CLASSIC, Game
+from sultan.rules import engine
+from sultan.rules.engine import RULES_CLASSIC, Game
+from sultan_host.analysis import solver as classic_solver
+from sultan_host.cli import main as sultan_cli
+from sultan_host.cli import scan as sultan_scan
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")

@@ -12,10 +12,13 @@ import contextlib
 import numpy as np
 import pytest
 from screen_rig import Rig, changed_mask, color, glyph_errors, outside, reference_diff, save_failure
-from sultan import engine, keys, sprites
-from sultan.controller import M_CHOOSE, M_HINT, M_RULES, OVER, route
-from sultan.layout import CARD_H, CARD_W, F0, SULTAN, TALON, TEXT_H
-from sultan.screen import CURSOR, HINT, SELECTED
+from sultan.rules import engine
+from sultan.ui import keys, sprites
+from sultan.ui.controller import M_CHOOSE, M_HINT, M_RULES, OVER
+from sultan.ui.layout import CARD_H, CARD_W, F0, SULTAN, TALON, TEXT_H
+from sultan.ui.screen import CURSOR, HINT, SELECTED
+from sultan_host.scripted import route
+from sultan_host.snapshot import snapshot
 from test_controller import menu_keys, script_for
 
 SIZES = ("160x128", "320x240")
@@ -34,7 +37,7 @@ def shot(rig, name):
 
 
 def rgb(c):
-    from headless_display import rgb565
+    from sultan_host.desktop.headless import rgb565
 
     return rgb565(c)
 
@@ -155,11 +158,11 @@ def test_refused_move(rig):
     slot = next(i for i in range(6) if g.divan[i] and not g.where[g.divan[i]])
     card = g.divan[slot]
     f = next(f for f in range(8) if g.need[f])
-    snap = g.snapshot()
+    snap = snapshot(g)
     rig.press(route(0, slot) + [keys.A] + route(slot, F0 + f))
     before, after = rig.press("A")
     with shot(rig, "refused"):
-        assert g.snapshot() == snap
+        assert snapshot(g) == snap
         assert rig.ctrl.message == "%c does not fit on %c"
         mx, my = rig.layout.message_xy
         assert card_face_errors(rig, after, (mx + 1, my + 1), card, top_only=True) == []
@@ -375,7 +378,7 @@ def test_random_presses_keep_the_cursor_on_screen(size):
 @pytest.mark.parametrize("size", SIZES)
 def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
     """The menu is taller than the panel: the window follows the marker, wrapping both ways."""
-    from sultan.controller import Controller
+    from sultan.ui.controller import Controller
 
     for sound in (False, True):
         rig = Rig(size, deal=7)
@@ -408,8 +411,8 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
 
 
 def test_winnable_deal_has_a_star_and_classic_says_so(rig):
-    from sultan import winnable
-    from sultan.screen import status_text
+    from sultan.rules import winnable
+    from sultan.ui.screen import status_text
 
     deal = winnable.random_deal(5, 0)
     rig.ctrl.new_deal(deal)
@@ -436,8 +439,8 @@ def test_winnable_deal_has_a_star_and_classic_says_so(rig):
 
 
 def test_rules_and_statistics_pages_fit_the_panel(rig):
-    from sultan.screen import RULES_TEXT, stats_lines
-    from sultan.stats import Stats
+    from sultan.saves.stats import Stats
+    from sultan.ui.screen import RULES_TEXT, stats_lines
 
     for lines in RULES_TEXT:
         assert len(lines) <= rig.layout.panel_lines

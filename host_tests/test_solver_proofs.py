@@ -13,9 +13,9 @@ and on every foundation.
 import random
 import sys
 
-import classic_solver
 import pytest
-from sultan.engine import F_SUIT
+from sultan.rules.engine import F_SUIT
+from sultan_host.analysis import solver as classic_solver
 
 REF_BUDGET = 20000
 

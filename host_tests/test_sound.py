@@ -4,8 +4,8 @@ import time
 
 import pytest
 from conftest import run_micropython
-from sultan import sound
-from sultan.sound import Sound
+from sultan.ui import sound
+from sultan.ui.sound import Sound
 
 
 class FakeAudio:
@@ -150,7 +150,7 @@ def test_square_wave_is_modest_and_one_period():
 @pytest.mark.micropython
 def test_runs_on_micropython():
     out = run_micropython(
-        "from sultan.sound import Sound, square_wave\n"
+        "from sultan.ui.sound import Sound, square_wave\n"
         "class A:\n"
         "    n = 0\n"
         "    def play(self, s, loop=False): A.n += 1\n"

@@ -1,8 +1,8 @@
 """Undo and redo: unlimited within a game, exact across redeals."""
 
 from helpers import fingerprint
-from sultan import engine
-from sultan.engine import Game
+from sultan.rules import engine
+from sultan.rules.engine import Game
 
 
 def history(deal, stop=None):

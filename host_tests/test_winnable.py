@@ -2,12 +2,12 @@
 
 import os
 
-import classic_solver
 import pytest
-import winnable_table
 from conftest import LIB, run_micropython
-from sultan import engine, winnable
-from sultan.engine import RULES_CLASSIC, RULES_SEED, Game
+from sultan.rules import engine, winnable
+from sultan.rules.engine import RULES_CLASSIC, RULES_SEED, Game
+from sultan_host.analysis import solver as classic_solver
+from sultan_host.analysis import winnable_table
 
 TABLES = {RULES_SEED: winnable.table_path(RULES_SEED), RULES_CLASSIC: winnable.table_path(RULES_CLASSIC)}
 MIN_COUNT = {RULES_SEED: 2000, RULES_CLASSIC: 1000}
@@ -99,7 +99,7 @@ def test_reader_on_micropython_reads_entries_by_seek():
     size = os.path.getsize(TABLES[RULES_SEED])
     out = run_micropython(
         "import gc\n"
-        "from sultan import winnable\n"
+        "from sultan.rules import winnable\n"
         "t = winnable.Table(%r)\n" % TABLES[RULES_SEED]
         + "def probe(t):\n"
         "    gc.collect()\n"
@@ -118,4 +118,4 @@ def test_reader_on_micropython_reads_entries_by_seek():
     count, d0, picked, hits, grew = (int(x) for x in first.split())
     assert (count, d0, picked, hits) == (len(deals), deals[0], deals[123456789 % len(deals)], 3)
     assert grew <= 64 < size  # lookups by seek into a buffer made once: nothing on the heap (0 measured)
-    assert second.endswith("sultan/winnable_seed.tbl")
+    assert second.endswith("sultan/rules/winnable_seed.tbl")

@@ -5,15 +5,15 @@ every write replaces the whole file: the bytes go to ``FILE.tmp``, which is
 flushed, synced and renamed over ``FILE`` (``os.replace``; ``os.rename`` on
 MicroPython), so a reader sees the old file or the new one, never a mix.
 
-    from sultan.filesave import open_store
+    from sultan_host.filesave import open_store
     store = open_store()               # in the user's data directory
     store = open_store("game.sav")     # or at a given path
 """
 
 import os
 
-from sultan.save import SLOT_MAX
-from sultan.store import MemoryRegion, Store
+from sultan.saves.record import SLOT_MAX
+from sultan.saves.store import MemoryRegion, Store
 
 
 def default_path():

@@ -1,8 +1,8 @@
 """Sultan ("Пирамида султана"), a two-deck patience for CircuitPython handhelds.
 
-The engine (``sultan.engine``) is pure Python over bytearrays and runs unchanged on
-CPython, MicroPython and CircuitPython.  The screen and the controller sit on top
-of it; they know nothing of pins.
+Three parts: the rules (``sultan.rules``), pure Python over bytearrays that runs unchanged on
+CPython, MicroPython and CircuitPython; the screen and controls (``sultan.ui``) on top
+of them, knowing nothing of pins; the saves (``sultan.saves``).  ``sultan.app`` joins them.
 """
 
 try:

@@ -10,14 +10,14 @@ Serial lines (the Wokwi scenarios and the emulator wait on them)::
 
 Persistence hook: ``store`` may be any object with ``load()`` (a Game or None)
 and ``save(game)``; ``save`` is called after each key that changed the game.
-A ``sultan.store.Store`` (``sultan.nvmsave.open_store()`` on the device,
-``sultan.filesave.open_store(path)`` on the desktop) also gets ``idle()`` while
+A ``sultan.saves.store.Store`` (``sultan.nvmsave.open_store()`` on the device,
+``sultan_host.filesave.open_store(path)`` on the desktop) also gets ``idle()`` while
 no key comes, ``flush()`` at the end, and its damage message is shown once;
 its ``stats`` feed the menu's statistics page and its ``settings`` (sound,
 lights, the next deal's ruleset) come back at power-on and are handed back
 with ``set_settings(bits, game)`` when the player changes them.
 
-Sound hook: ``sound`` may be a ``sultan.sound.Sound`` (or None): it gets
+Sound hook: ``sound`` may be a ``sultan.ui.sound.Sound`` (or None): it gets
 ``event(name)`` after each key whose outcome has a sound (``Controller.event``),
 ``update()`` on every pass of the loop, and the menu's switches.
 """
@@ -25,10 +25,10 @@ Sound hook: ``sound`` may be a ``sultan.sound.Sound`` (or None): it gets
 import gc
 import time
 
-from sultan import engine
-from sultan.controller import Controller, _random_deal, settings_rules
-from sultan.keys import NAMES
-from sultan.screen import Screen
+from sultan.rules import engine
+from sultan.ui.controller import Controller, _random_deal, settings_rules
+from sultan.ui.keys import NAMES
+from sultan.ui.screen import Screen
 
 
 def mem_free():
@@ -59,7 +59,7 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
         sound.set_lights(ctrl.lights_on)
     display.auto_refresh = False  # before the screen exists: no half-built frame is ever shown
     screen = Screen(display)
-    take = getattr(store, "take_message", None)  # sultan.store.Store: damage found at load
+    take = getattr(store, "take_message", None)  # sultan.saves.store.Store: damage found at load
     if take is not None and store.message:
         text = take()
         ctrl.say(text if len(text) <= screen.cols else getattr(store, "short_message", text))

@@ -57,13 +57,10 @@ graph has no cycles); ``lost`` is a proof, ``unknown`` means the node budget ran
 out.
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-
-from sultan import engine  # noqa: E402
-from sultan.engine import RULES_CLASSIC, TALON, Game  # noqa: E402
+from sultan.rules import engine
+from sultan.rules.engine import RULES_CLASSIC, TALON, Game
 
 WON = "won"
 LOST = "lost"

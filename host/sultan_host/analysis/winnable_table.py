@@ -20,15 +20,12 @@ import sys
 import time
 import zlib
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "lib"))
-sys.path.insert(0, HERE)
+from sultan.rules import engine, winnable
+from sultan.rules.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, TALON, Game
 
-import classic_solver  # noqa: E402
-import sultan_scan  # noqa: E402
-from sultan import engine, winnable  # noqa: E402
-from sultan.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, TALON, Game  # noqa: E402
+from sultan_host.analysis import solver as classic_solver
+from sultan_host.cli import scan as sultan_scan
+from sultan_host.paths import LIB
 
 DEFAULT_COUNT = (3000, 2000)  # entries, by rules
 FP_DEALS = (1, 2, 3, 1000, 65536, 16777215, 999999999)
@@ -127,7 +124,8 @@ def main(argv=None):
         with open(path, "wb") as f:
             f.write(data)
         print("%s: %d deals (%d-%d), %d bytes, %.0f s" % (
-            os.path.relpath(path, ROOT), len(deals), deals[0], deals[-1], len(data), time.time() - t0))
+            os.path.relpath(path, os.path.dirname(LIB)),
+            len(deals), deals[0], deals[-1], len(data), time.time() - t0))
     return status
 
 

@@ -15,17 +15,15 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIB = os.path.join(ROOT, "lib")
-sys.path.insert(0, LIB)
+from sultan.rules.engine import Game
 
-from sultan.engine import Game  # noqa: E402
+from sultan_host.paths import LIB
 
 MP_SCRIPT = """
 import gc, time
 gc.collect()
 m0 = gc.mem_alloc()
-from sultan.engine import Game
+from sultan.rules.engine import Game
 gc.collect()
 m1 = gc.mem_alloc()
 g = Game(deal=1)

@@ -4,8 +4,8 @@ Deterministic (its own generator), no pytest, no slicing tricks MicroPython
 lacks, so the very same code runs under both; the tests call ``mash_engine``.
 """
 
-from sultan import cards, engine
-from sultan.engine import FOUNDATIONS, OK
+from sultan.rules import cards, engine
+from sultan.rules.engine import FOUNDATIONS, OK
 
 LAYOUT_CARDS = 9  # eight foundation bases and the sultan
 
@@ -143,7 +143,7 @@ def after_step(g, i, have, check_pack_every, store, written, what):
 
 def power_cut(store, written):
     """A fresh store over ``store``'s region must load exactly ``written``; returns it."""
-    from sultan.store import Store
+    from sultan.saves.store import Store
 
     again = Store(store.region)
     loaded = again.load()
@@ -163,7 +163,7 @@ def mash_controller(ctrl, n, seed, store=None, check_pack_every=50, pool=None):
     exactly the state last written.  ``pool``: the keys to draw from (default
     all eight alike).  Returns (changes, refusals, writes).
     """
-    from sultan.controller import REFUSALS
+    from sultan.ui.words import REFUSALS
 
     refusals = {}
     for r in REFUSALS[1:]:

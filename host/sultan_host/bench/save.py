@@ -4,7 +4,7 @@
     python3 tools/bench_save.py            # about half a minute
     python3 tools/bench_save.py --deals 50 --quick
 
-Writes per game are counted with the store's real policy (``sultan.store.Store``)
+Writes per game are counted with the store's real policy (``sultan.saves.store.Store``)
 three ways: at autoplay pace (a save after every action, no pauses), with a
 model of a human player (think times between actions; the app's loop calls
 ``idle()``, so a pause of ``idle_ms`` writes what is pending), and, for
@@ -12,19 +12,16 @@ comparison, the naive policy of one write per action.
 """
 
 import argparse
-import os
 import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "lib"))
-sys.path.insert(0, os.path.join(ROOT, "host_tests"))
+from sultan.rules import engine
+from sultan.rules.engine import Game
+from sultan.saves import record as save
+from sultan.saves.store import MemoryRegion, Store
 
-from mash import state  # noqa: E402
-from sultan import engine, save  # noqa: E402
-from sultan.engine import Game  # noqa: E402
-from sultan.store import MemoryRegion, Store  # noqa: E402
+from sultan_host.bench.mash import state
 
 ENDURANCE = 10000  # erase cycles we plan with (flash blocks are rated 10k..100k)
 
@@ -168,7 +165,7 @@ def main(argv=None):
 
 
 def largest_record():
-    from sultan.stats import MAX_ROWS, Stats
+    from sultan.saves.stats import MAX_ROWS, Stats
 
     s = Stats()
     for r in range(MAX_ROWS):

@@ -9,25 +9,23 @@ refresh; "redrawn" = distinct pixels inside the dirty areas that refresh wrote
 are played by button presses (the canonical policy, walking the cursor), so
 every kind of action is measured many times.
 
-It also times what sound adds to a move (``sultan.sound.Sound`` over an audio
+It also times what sound adds to a move (``sultan.ui.sound.Sound`` over an audio
 object whose ``play`` returns at once, as audioio's does: the DMA plays the
 tone): ``event()`` after a key, ``update()`` on each loop pass, and a whole key
 (press, sound, screen update, refresh) with and without sound.
 """
 
 import argparse
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in (os.path.join(os.path.dirname(HERE), "lib"), HERE):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+from sultan import app
+from sultan.rules import engine
+from sultan.ui import keys
+from sultan.ui.controller import OVER
+from sultan.ui.layout import F0, STOCK
 
-from headless_display import HeadlessDisplay  # noqa: E402
-from sultan import app, engine, keys  # noqa: E402
-from sultan.controller import OVER, route  # noqa: E402
-from sultan.layout import F0, STOCK  # noqa: E402
+from sultan_host.desktop.headless import HeadlessDisplay
+from sultan_host.scripted import route
 
 
 def game_script(deal):
@@ -144,7 +142,7 @@ def sound_figures(deals, size="160x128"):
     """Microseconds per key: (event mean, event max, update mean, key without sound, key with sound)."""
     import time
 
-    from sultan.sound import Sound
+    from sultan.ui.sound import Sound
 
     w, h = (int(v) for v in size.split("x"))
     ev_t = []

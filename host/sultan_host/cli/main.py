@@ -5,19 +5,18 @@
     python3 tools/sultan_cli.py play --deals 1-1000 --auto --json     # one JSON line per deal
     python3 tools/sultan_cli.py play --order "6D 3C ... 5D" --auto --stop-at-pass-end --json
 
-A thin shell over ``sultan.engine.Game``.  Bad arguments exit with status 2 and
+A thin shell over ``sultan.rules.engine.Game``.  Bad arguments exit with status 2 and
 one line on stderr, never a traceback.
 """
 
 import argparse
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from sultan.rules import cards
+from sultan.rules.engine import MAX_DEAL, RULES_NAMES, Game
 
-from sultan import cards  # noqa: E402
-from sultan.engine import MAX_DEAL, RULES_NAMES, Game  # noqa: E402
+from sultan_host.snapshot import snapshot
 
 
 class UsageError(Exception):
@@ -57,7 +56,7 @@ def parse_order(text):
         order = bytes(cards.parse(w) for w in words)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    from sultan.text import stock_order_error
+    from sultan.rules.order import stock_order_error
 
     err = stock_order_error(order)
     if err:
@@ -80,10 +79,10 @@ def build_parser():
     play.add_argument("--json", action="store_true", help="print the state as JSON")
     play.add_argument("--rules", choices=RULES_NAMES, default="seed",
                       help="seed (default: divan refilled from the stock) or classic (PySolFC's Sultan)")
-    import sultan_scan  # scan and stats (tools/sultan_scan.py)
+    from sultan_host.cli import scan as sultan_scan
 
     sultan_scan.add_parsers(sub)
-    import sultan_save_cli  # play --save FILE and resume FILE (tools/sultan_save_cli.py)
+    from sultan_host.cli import saves as sultan_save_cli
 
     sultan_save_cli.add_play_option(play)
     sultan_save_cli.add_parsers(sub)
@@ -98,7 +97,7 @@ def describe(snap):
 
 
 def emit(game, as_json, out):
-    snap = game.snapshot()
+    snap = snapshot(game)
     out.write((json.dumps(snap) if as_json else describe(snap)) + "\n")
 
 
@@ -131,21 +130,21 @@ def play(args, out):
 
 def save_to(path, game):
     """play --save FILE: tools/sultan_save_cli.py."""
-    import sultan_save_cli
+    from sultan_host.cli import saves as sultan_save_cli
 
     sultan_save_cli.save_game(path, game, UsageError)
 
 
 def resume(args, out):
     """resume FILE: tools/sultan_save_cli.py."""
-    import sultan_save_cli
+    from sultan_host.cli import saves as sultan_save_cli
 
     return sultan_save_cli.resume(args, out, emit, UsageError)
 
 
 def analyse(args, out):
     """scan and stats: tools/sultan_scan.py."""
-    import sultan_scan
+    from sultan_host.cli import scan as sultan_scan
 
     return sultan_scan.run(args, out, parse_range, UsageError)
 

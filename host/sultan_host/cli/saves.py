@@ -4,18 +4,16 @@
     python3 tools/sultan_cli.py resume game.sav --json            # the same JSON as play
     python3 tools/sultan_cli.py resume game.sav --auto --json     # play on, and save back
 
-FILE is the same two-slot file the desktop simulator keeps (``sultan.filesave``),
+FILE is the same two-slot file the desktop simulator keeps (``sultan_host.filesave``),
 with the statistics.  A FILE that holds no valid save: exit 2, one line
 ("save data corrupt"), and FILE is left as it was.
 """
 
 import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from sultan.saves.store import Store
 
-from sultan.filesave import FileRegion  # noqa: E402
-from sultan.store import Store  # noqa: E402
+from sultan_host.filesave import FileRegion
 
 
 def add_play_option(play):

@@ -18,11 +18,10 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from sultan.rules import engine
+from sultan.rules.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, Game
 
-import classic_solver  # noqa: E402
-from sultan import engine  # noqa: E402
-from sultan.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, Game  # noqa: E402
+from sultan_host.analysis import solver as classic_solver
 
 CHUNK = 500  # deals per job handed to a worker (seed); classic chunks are smaller
 Z95 = 1.959963984540054

@@ -9,10 +9,7 @@ import argparse
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in (os.path.join(os.path.dirname(HERE), "lib"), HERE):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+from sultan_host import scripted
 
 SIZES = ("160x128", "320x240")
 
@@ -25,12 +22,13 @@ class _Parser(argparse.ArgumentParser):
 
 def render(deal, size, script="", scale=1):
     """(image, controller) after playing ``script`` on deal ``deal`` at ``size`` ("WxH")."""
-    from headless_display import HeadlessDisplay
-    from sultan import app, keys
+    from sultan import app
+
+    from sultan_host.desktop.headless import HeadlessDisplay
 
     w, h = (int(v) for v in size.split("x"))
     display = HeadlessDisplay(w, h)
-    ctrl = app.run(display, keys.ScriptedKeys(script), board_id="headless", deal=deal,
+    ctrl = app.run(display, scripted.ScriptedKeys(script), board_id="headless", deal=deal,
                    console=lambda *a: None, rand_deal=lambda: 1, idle=0)
     img = display.image()
     if scale > 1:
@@ -52,10 +50,9 @@ def main(argv=None):
         p.error("--size must be one of %s, not %r" % (", ".join(SIZES), a.size))
     if not 1 <= a.scale <= 8:
         p.error("--scale must be 1..8")
-    from sultan import keys
 
     try:
-        keys.parse(a.keys)
+        scripted.parse_keys(a.keys)
     except ValueError as e:
         p.error(str(e))
     out_dir = os.path.dirname(os.path.abspath(a.out))
@@ -63,7 +60,7 @@ def main(argv=None):
         p.error("no such directory: %s" % out_dir)
     img, ctrl = render(a.deal, a.size, a.keys, a.scale)
     img.save(a.out)
-    print("wrote %s (deal %d, %s, %d keys)" % (a.out, a.deal, a.size, len(keys.parse(a.keys))))
+    print("wrote %s (deal %d, %s, %d keys)" % (a.out, a.deal, a.size, len(scripted.parse_keys(a.keys))))
     return 0
 
 

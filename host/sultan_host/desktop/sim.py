@@ -13,10 +13,7 @@ import argparse
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in (os.path.join(os.path.dirname(HERE), "lib"), HERE):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+from sultan_host import scripted
 
 TITLE = "Sultan - arrows: D-pad  Z: A  X: B  Enter: START  Space: SELECT  Esc: quit"
 SIZES = ("160x128", "320x240")
@@ -89,12 +86,12 @@ class PygameKeys:
 
     def __init__(self, display, script=""):
         import pygame
-        from sultan import keys
+        from sultan.ui import keys
 
         self.pygame = pygame
         self.display = display
         self.keys = keys
-        self.queue = keys.ScriptedKeys(script).events
+        self.queue = scripted.ScriptedKeys(script).events
         self.exhausted = False
         self.map = {
             pygame.K_RIGHT: keys.RIGHT, pygame.K_LEFT: keys.LEFT, pygame.K_UP: keys.UP,
@@ -111,7 +108,7 @@ class PygameKeys:
             if e.type == pg.QUIT or (e.type == pg.KEYDOWN and e.key == pg.K_ESCAPE):
                 self.exhausted = True
             elif e.type in (pg.KEYDOWN, pg.KEYUP) and e.key in self.map:
-                self.queue.items.append(self.keys.Event(self.map[e.key], e.type == pg.KEYDOWN))
+                self.queue.items.append(scripted.Event(self.map[e.key], e.type == pg.KEYDOWN))
             elif e.type in (pg.WINDOWEXPOSED, pg.WINDOWSHOWN, pg.WINDOWRESTORED):
                 self.display.present()
         return self.queue.get()
@@ -136,10 +133,9 @@ def main(argv=None):
         p.error("--deal must be 1..999999999")
     if not 1 <= a.zoom <= 8:
         p.error("--zoom must be 1..8")
-    from sultan import keys
 
     try:
-        keys.parse(a.keys)
+        scripted.parse_keys(a.keys)
     except ValueError as e:
         p.error(str(e))
     if no_display():
@@ -154,7 +150,7 @@ def main(argv=None):
     display.present()
     store = None
     if not a.no_save and (a.save or (a.deal is None and a.frames is None)):
-        from sultan.filesave import open_store  # the game comes back next time (README: reliability)
+        from sultan_host.filesave import open_store  # the game comes back next time (README: reliability)
 
         store = open_store(a.save)
     app.run(display, source, board_id="desktop_sim", deal=a.deal, frames=a.frames, idle=0.01, store=store)

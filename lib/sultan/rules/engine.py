@@ -1,21 +1,22 @@
 """The rules of Sultan: actions with refusals, undo/redo, the canonical policy.
 
 Every player action returns a reason code (``OK`` or one of the ``R_*``
-refusals; their words are in ``sultan.text.REASONS``) and never raises for a
+refusals; their words are in ``sultan.ui.words``) and never raises for a
 legal-looking request; a refused action changes nothing.  Once a game is set
 up, the per-move path (turn, play, redeal, undo, redo, hint, step, autoplay)
 allocates nothing and keeps every integer below 2**30.
 
 Usage::
 
-    from sultan.engine import Game
+    from sultan.rules.engine import Game
     g = Game(deal=7)
     g.autoplay()
-    print(g.snapshot())
+    print(g.status(), g.placed)
 """
 
-from sultan import cards, const, rng
-from sultan.table import (  # noqa: F401  (re-exported: the engine's public names)
+from sultan import const
+from sultan.rules import cards, rng
+from sultan.rules.table import (  # noqa: F401  (re-exported: the engine's public names)
     DIVAN_SLOTS,
     F_BASE,
     F_REFILL,
@@ -119,7 +120,7 @@ class Game(Table):
 
     def new_order(self, order, rules=None):
         """Start a game whose stock is ``order`` (95 card bytes, top first)."""
-        from sultan.text import stock_order_error  # set-up only: loaded on demand
+        from sultan.rules.order import stock_order_error  # set-up only: loaded on demand
 
         err = stock_order_error(order)
         if err:
@@ -443,10 +444,3 @@ class Game(Table):
         self.log[i + 1] = arg
         self.moves += 1
         self.log_end = self.moves
-
-    # ------------------------------------------------------------- reporting
-    def snapshot(self):
-        """A dict of the whole visible state, as the CLI prints it in JSON."""
-        from sultan.text import snapshot  # not needed on the device: loaded on demand
-
-        return snapshot(self)

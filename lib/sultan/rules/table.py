@@ -1,7 +1,7 @@
 """Where the cards are: the stock, talon, divan and foundations as bytearrays.
 
 ``Table`` holds the state and the raw moves (with their exact inverses, for
-undo); it checks no rules.  ``sultan.engine.Game`` adds the rules, the move
+undo); it checks no rules.  ``sultan.rules.engine.Game`` adds the rules, the move
 log and the canonical policy on top.
 
 Places: divan slots 0..5 (0-2 the left column top to bottom, 3-5 the right
@@ -9,7 +9,8 @@ column), ``TALON`` (6) for the talon's top card.  Foundations 0..7 in layout
 order (see ``cards.LAYOUT``); the sultan is not a foundation.
 """
 
-from sultan import cards, const, rng
+from sultan import const
+from sultan.rules import cards, rng
 
 DIVAN_SLOTS = const(6)
 TALON = const(6)  # the "place" index of the talon's top card
@@ -47,7 +48,7 @@ class Table:
         self.saved_divan = bytearray(DIVAN_SLOTS * (PASSES - 1))  # divan before each redeal
         self.saved_talon = bytearray(PASSES - 1)  # talon count before each redeal
         self.rng_before = [0, 0]  # generator state before each redeal
-        self.rng = 1  # the game's generator state (see sultan.rng)
+        self.rng = 1  # the game's generator state (see sultan.rules.rng)
         self.stock_count = 0
         self.talon_count = 0
         self.pass_no = 1

@@ -1,6 +1,6 @@
 """Saves in ``microcontroller.nvm`` on the device (no pins, no display).
 
-    from sultan.nvmsave import open_store
+    from sultan.saves.nvm import open_store
     store = open_store()          # never raises
     game = store.load(game)       # None: start a new game (store.message may say why)
 
@@ -13,8 +13,8 @@ On the SAMD51 every NVM write erases and rewrites the whole 8 KB block, so the
 store writes only at checkpoints (see ``sultan.save.Store``).
 """
 
-from sultan.save import SLOT_MAX, SLOT_MIN
-from sultan.store import Store
+from sultan.saves.record import SLOT_MAX, SLOT_MIN
+from sultan.saves.store import Store
 
 
 class NvmRegion:

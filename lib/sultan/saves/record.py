@@ -11,7 +11,7 @@ The record (little-endian; about 50 bytes for a new game, at most 995)::
     8   2  record length n, CRC included
     10  4  game number (a serial: +1 on every new game)
     14  4  number of the last game whose result is in the statistics
-    18  .  statistics: row count, then 17 bytes a ruleset (see sultan.stats)
+    18  .  statistics: row count, then 17 bytes a ruleset (see sultan.saves.stats)
     .   9  game: rules (1), deal (4; 0 = an order game), moves (2), log_end (2)
     .  95  only for an order game: the 95 stock cards, top first
     .   .  the move log: 2 bytes an action, log_end actions (moves..log_end redoable)
@@ -33,8 +33,9 @@ Runs on CPython, MicroPython and CircuitPython: every int stays below 2**30
 buffer.
 """
 
-from sultan import const, engine
-from sultan.stats import Stats, get, put
+from sultan import const
+from sultan.rules import engine
+from sultan.saves.stats import Stats, get, put
 
 VERSION = const(1)
 F_GAME = const(1)
@@ -256,7 +257,7 @@ def restore(rec, data, game=None):
     is undone again.  Returns the game, or None if any of it does not hold (a
     given ``game`` is then reset to a fresh deal 1: never half-loaded).
     """
-    from sultan.engine import A_PLAY, A_REDEAL, A_TURN, OK, Game
+    from sultan.rules.engine import A_PLAY, A_REDEAL, A_TURN, OK, Game
 
     if game is not None and game.rules != rec.rules:
         game = None  # another ruleset than the caller's game: load() hands back a new Game

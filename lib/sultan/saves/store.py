@@ -7,12 +7,13 @@ store splits it into two slots of up to 1024 bytes (the record format is in
 reads back the valid record with the higher number.
 
 Regions: ``MemoryRegion`` here (RAM), ``sultan.nvmsave`` (the device's NVM),
-``sultan.filesave`` (a file, replaced atomically).
+``sultan_host.filesave`` (a file, replaced atomically).
 """
 
-from sultan import const, engine
-from sultan.save import ORDER_BYTES, SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, parse, record_size, restore
-from sultan.stats import Stats
+from sultan import const
+from sultan.rules import engine
+from sultan.saves.record import ORDER_BYTES, SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, parse, record_size, restore
+from sultan.saves.stats import Stats
 
 DAMAGED = "save data was damaged; starting a new game"
 DAMAGED_SHORT = "save damaged: new game"  # for a 26-column message line

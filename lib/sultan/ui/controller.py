@@ -10,14 +10,17 @@ talon selects it, A on it again sends it home, A on a foundation plays the
 selected card there, A on the stock turns a card (or redeals); B cancels a
 selection, else undoes; START turns from anywhere; SELECT opens the menu.
 
-For the main loop: ``event`` names what the last key did, for ``sultan.sound``
+For the main loop: ``event`` names what the last key did, for ``sultan.ui.sound``
 ("place", "refuse", "redeal", "win", "lose", "deal" or ""); ``settings()``
 packs the menu's switches into the save record's bits (``apply_settings``
 unpacks them); ``stats`` is the store's ``sultan.stats.Stats`` (or None).
 """
 
-from sultan import const, engine, keys
-from sultan.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN, TALON
+from sultan import const
+from sultan.rules import engine
+from sultan.ui import keys
+from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN, TALON
+from sultan.ui.words import REFUSALS
 
 PLAY = const(0)
 MENU = const(1)
@@ -45,29 +48,10 @@ M_LIGHTS = const(12)
 MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
         M_SOUND, M_LIGHTS, M_RULES)
 
-# settings() bits (saved in the record's flags byte, see sultan.save)
+# settings() bits (saved in the record's flags byte, see sultan.saves.record)
 S_SOUND_OFF = const(1)
 S_LIGHTS_OFF = const(2)
 S_RULES_SHIFT = const(2)  # bits 2-3: the ruleset of the next deal
-
-# Short words for each engine reason code; "%c" is a card drawn with our sprites.
-REFUSALS = (
-    "",
-    "no such place",
-    "no card there",
-    "%c does not fit on %c",
-    "%c pile is complete",
-    "%c fits nowhere yet",
-    "the stock is empty",
-    "stock is not empty yet",
-    "no redeal left",
-    "nothing to undo",
-    "nothing to redo",
-    "the game is over",
-    "move log is full",
-    "not in these rules",
-    "that slot is taken",
-)
 
 DIGITS = const(9)
 
@@ -95,30 +79,6 @@ def move(place, key):
     return place
 
 
-def route(src, dst):
-    """The shortest list of direction keys taking the cursor from ``src`` to ``dst``."""
-    seen = {src: None}
-    todo = [src]
-    while todo:
-        nxt = []
-        for p in todo:
-            if p == dst:
-                out = []
-                while seen[p] is not None:
-                    prev, k = seen[p]
-                    out.append(k)
-                    p = prev
-                out.reverse()
-                return out
-            for k in (keys.RIGHT, keys.LEFT, keys.DOWN, keys.UP):
-                q = move(p, k)
-                if q not in seen:
-                    seen[q] = (p, k)
-                    nxt.append(q)
-        todo = nxt
-    raise ValueError("no route from %r to %r" % (src, dst))
-
-
 def settings_rules(bits):
     """The next deal's ruleset in ``settings()`` bits (an unknown one reads as seed)."""
     rules = bits >> S_RULES_SHIFT & 3
@@ -130,7 +90,7 @@ def _winnable(deal, rules):
     if not deal:
         return False
     try:
-        from sultan import winnable
+        from sultan.rules import winnable
 
         return winnable.is_winnable(deal, rules)
     except (ImportError, OSError, ValueError, MemoryError):  # no table on this build: no mark
@@ -139,7 +99,7 @@ def _winnable(deal, rules):
 
 def _pick_winnable(r, rules):
     try:
-        from sultan import winnable
+        from sultan.rules import winnable
 
         return winnable.random_deal(r, rules)
     except (ImportError, OSError, ValueError, MemoryError):
@@ -169,7 +129,7 @@ class Controller:
         self.rules = game.rules  # the ruleset of the next deal
         self.sound_on = True
         self.lights_on = True
-        self.event = ""  # what the last key did, for sultan.sound
+        self.event = ""  # what the last key did, for sultan.ui.sound
         self.winnable = _winnable(game.deal, game.rules)  # looked up once per deal
         self.cursor = 0  # a place code (layout.GRID)
         self.selected = NONE
@@ -188,7 +148,7 @@ class Controller:
 
     # ------------------------------------------------------------ settings
     def settings(self):
-        """The menu's switches as a small int (saved with the game, see sultan.save)."""
+        """The menu's switches as a small int (saved with the game, see sultan.saves.record)."""
         return ((0 if self.sound_on else S_SOUND_OFF) | (0 if self.lights_on else S_LIGHTS_OFF)
                 | self.rules << S_RULES_SHIFT)
 

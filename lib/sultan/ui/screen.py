@@ -14,9 +14,10 @@ import terminalio
 from adafruit_display_text import bitmap_label
 from adafruit_displayio_layout.layouts.grid_layout import GridLayout
 
-from sultan import engine, sprites
-from sultan.controller import DEAL, MENU, OVER, PLAY, RULES, STATS
-from sultan.layout import CARD_H, CARD_W, F0, LINE_H, NONE, RING, STOCK, SULTAN, TALON, Layout
+from sultan.rules import engine
+from sultan.ui import sprites
+from sultan.ui.controller import DEAL, MENU, OVER, PLAY, RULES, STATS
+from sultan.ui.layout import CARD_H, CARD_W, F0, LINE_H, NONE, RING, STOCK, SULTAN, TALON, Layout
 
 TEXT = 0xFFFFFF
 MESSAGE = 0xFFE070

@@ -1,0 +1,4 @@
+"""The screen and controls: layout, sprites, text, the screen, the controller and menu, keys, sound.
+
+Knows the rules (``sultan.rules``) but no pins: the board profiles hand it a display and keys.
+"""
