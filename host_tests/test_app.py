@@ -129,7 +129,7 @@ def test_frames_limit_returns_without_keys():
 def test_store_hook():
     saved = []
 
-    class Store:
+    class Store(app.NoStore):
         def load(self):
             g = engine.Game(deal=99)
             g.turn()
@@ -144,7 +144,7 @@ def test_store_hook():
 
 
 def test_broken_store_does_not_stop_the_game():
-    class Store:
+    class Store(app.NoStore):
         def load(self):
             raise OSError("no drive")
 

@@ -152,7 +152,7 @@ def test_a_fresh_start_deals_the_ruleset_last_chosen(tmp_path):
 
 def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
     from sultan.rules import engine
-    from sultan.ui.controller import M_NEW, M_STATS, STATS
+    from sultan.ui.controller import M_NEW, M_STATS, STATS_PAGE
 
     deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
     from test_controller import script_for
@@ -171,7 +171,7 @@ def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
         ctrl.press(k)
         screen.update(ctrl)
         store.save(ctrl.game)
-    assert ctrl.mode == STATS and ctrl.game.deal == 5 and ctrl.game.moves == 1
+    assert ctrl.mode == STATS_PAGE and ctrl.game.deal == 5 and ctrl.game.moves == 1
     assert ctrl.stats is store.stats
     assert store.stats.get(0)["won"] == 1 and store.stats.get(0)["played"] == 1
     text = screen.overlay_text.text

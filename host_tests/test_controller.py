@@ -15,16 +15,16 @@ from sultan.ui.controller import (
     MENU_ITEMS,
     OVER,
     PLAY,
-    RULES,
+    RULES_PAGE,
     Controller,
     move,
 )
-from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN, TALON
+from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan_host.paths import HOST, LIB
 from sultan_host.scripted import route
 from sultan_host.snapshot import snapshot
 
-STOPS = [p for p in GRID if p != NONE and p != SULTAN]
+STOPS = [p for p in GRID if p != NONE and p != SULTAN_PLACE]
 DIRS = (keys.RIGHT, keys.LEFT, keys.DOWN, keys.UP)
 
 
@@ -264,7 +264,7 @@ def test_controller_runs_on_micropython(mpy):
 def test_rules_page_returns_to_where_it_came_from():
     ctrl = Controller(engine.Game(deal=7))
     press_all(ctrl, menu_keys(ctrl, M_RULES, up=True))
-    assert ctrl.mode == RULES
+    assert ctrl.mode == RULES_PAGE
     ctrl.press(keys.B)
     assert ctrl.mode == PLAY and ctrl.game.moves == 0  # B left the page, it did not undo
     deal = next(d for d in range(1, 50) if engine.Game(deal=d).autoplay() == engine.LOST)
@@ -272,7 +272,7 @@ def test_rules_page_returns_to_where_it_came_from():
     press_all(ctrl, script_for(deal, 0))
     assert ctrl.mode == OVER
     press_all(ctrl, menu_keys(ctrl, M_RULES, up=True))
-    assert ctrl.mode == RULES
+    assert ctrl.mode == RULES_PAGE
     ctrl.press(keys.A)
     assert ctrl.mode == OVER
 
@@ -384,13 +384,13 @@ def test_winnable_deal_from_the_menu_is_in_the_table_and_marked():
 
 def test_statistics_page_and_events():
     from sultan.saves.stats import Stats
-    from sultan.ui.controller import M_STATS, STATS
+    from sultan.ui.controller import M_STATS, STATS_PAGE
 
     st = Stats()
     st.record(0, True, 95)
     ctrl = Controller(engine.Game(deal=7), stats=st)
     press_all(ctrl, menu_keys(ctrl, M_STATS))
-    assert ctrl.mode == STATS and ctrl.stats is st
+    assert ctrl.mode == STATS_PAGE and ctrl.stats is st
     ctrl.press(keys.B)
     assert ctrl.mode == PLAY and ctrl.game.moves == 0  # B left the page, it did not undo
     ctrl.press(keys.A)

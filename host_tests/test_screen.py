@@ -15,7 +15,7 @@ from screen_rig import Rig, changed_mask, color, glyph_errors, outside, referenc
 from sultan.rules import engine
 from sultan.ui import keys, sprites
 from sultan.ui.controller import M_CHOOSE, M_HINT, M_RULES, OVER
-from sultan.ui.layout import CARD_H, CARD_W, F0, SULTAN, TALON, TEXT_H
+from sultan.ui.layout import CARD_H, CARD_W, F0, SULTAN_PLACE, TALON, TEXT_H
 from sultan.ui.screen import CURSOR, HINT, SELECTED
 from sultan_host.scripted import route
 from sultan_host.snapshot import snapshot
@@ -105,7 +105,7 @@ def test_fresh_deal(rig):
             origin = rig.layout.place_xy(F0 + f)
             assert card_face_errors(rig, fb, origin, g.foundation_card(f)) == [], f
         # The sultan: gold, a red K and the crown.
-        sx, sy = rig.layout.place_xy(SULTAN)
+        sx, sy = rig.layout.place_xy(SULTAN_PLACE)
         assert rig.virtual(fb, sx + 10, sy + 5) == color(sprites.GOLD)
         assert glyph_errors(rig, fb, (sx, sy), sprites.RANKS[12], 2, 1, sprites.RED,
                             sprites.GOLD) == []
@@ -270,7 +270,7 @@ def test_layouts_fill_the_screen():
         assert x + w > rig.display.width * 0.9
         assert lay.screen_rect(0)[0] < rig.display.width * 0.05
         # No two places overlap, and each sits inside the screen.
-        rects = [lay.screen_rect(p) for p in list(range(8)) + list(range(F0, SULTAN + 1))]
+        rects = [lay.screen_rect(p) for p in list(range(8)) + list(range(F0, SULTAN_PLACE + 1))]
         for i, a in enumerate(rects):
             assert 0 <= a[0] and a[0] + a[2] <= rig.display.width
             assert TEXT_H * lay.scale <= a[1] and a[1] + a[3] <= rig.display.height - TEXT_H * lay.scale

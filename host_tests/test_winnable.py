@@ -85,7 +85,7 @@ def test_four_byte_entries_and_bad_files(tmp_path):
     deals = [5, 1 << 24, 999999999]
     p.write_bytes(winnable_table.encode(RULES_SEED, deals, fp=0))
     assert winnable_table.read_all(str(p))[1] == 4
-    with winnable.Table(str(p)) as t:
+    with winnable.WinnableTable(str(p)) as t:
         assert [t.deal(i) for i in range(3)] == deals and t.contains(1 << 24) and not t.contains(6)
     assert winnable.open_table(RULES_CLASSIC, str(p)) is None  # a seed table is not a classic one
     p.write_bytes(b"junk" * 8)
@@ -100,7 +100,7 @@ def test_reader_on_micropython_reads_entries_by_seek():
     out = run_micropython(
         "import gc\n"
         "from sultan.rules import winnable\n"
-        "t = winnable.Table(%r)\n" % TABLES[RULES_SEED]
+        "t = winnable.WinnableTable(%r)\n" % TABLES[RULES_SEED]
         + "def probe(t):\n"
         "    gc.collect()\n"
         "    a = gc.mem_alloc()\n"

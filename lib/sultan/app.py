@@ -1,23 +1,23 @@
-"""The main loop: keys in, engine actions, one display refresh per handled key.
+"""The main loop: keys in, rules actions, one display refresh per handled key.
 
-Used unchanged by ``firmware/code.py`` (with ``keypad.ShiftRegisterKeys``), by
-the desktop simulator (pygame keys) and by the tests (``keys.ScriptedKeys``).
+``sultan.app`` joins the three parts (``sultan.rules``, ``sultan.ui``, ``sultan.saves``);
+it is used unchanged by ``firmware/code.py`` (with ``keypad.ShiftRegisterKeys``), by
+the desktop simulator (pygame keys) and by the tests (``sultan_host.scripted.ScriptedKeys``).
 
 Serial lines (the Wokwi scenarios and the emulator wait on them)::
 
     SULTAN READY board=<board_id> deal=<n> mem_free=<bytes>
     SULTAN key=<name> placed=<n> pass=<p> status=<playing|won|lost>
 
-Persistence hook: ``store`` may be any object with ``load()`` (a Game or None)
-and ``save(game)``; ``save`` is called after each key that changed the game.
-A ``sultan.saves.store.Store`` (``sultan.nvmsave.open_store()`` on the device,
-``sultan_host.filesave.open_store(path)`` on the desktop) also gets ``idle()`` while
-no key comes, ``flush()`` at the end, and its damage message is shown once;
-its ``stats`` feed the menu's statistics page and its ``settings`` (sound,
-lights, the next deal's ruleset) come back at power-on and are handed back
-with ``set_settings(bits, game)`` when the player changes them.
+Persistence: ``store`` is a ``sultan.saves.store.Store`` (``sultan.saves.nvm.open_store()``
+on the device, ``sultan_host.filesave.open_store(path)`` on the desktop), or any object
+with ``NoStore``'s methods (subclass it), or None for ``NoStore()``: nothing persists.
+``save(game)`` is called after each key that changed the game, ``idle()`` while no key
+comes, ``flush()`` at the end; its damage message is shown once, its ``stats`` feed the
+menu's statistics page, and its ``settings`` (sound, lights, the next deal's ruleset)
+come back at power-on and are handed back with ``set_settings(bits, game)``.
 
-Sound hook: ``sound`` may be a ``sultan.ui.sound.Sound`` (or None): it gets
+Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it gets
 ``event(name)`` after each key whose outcome has a sound (``Controller.event``),
 ``update()`` on every pass of the loop, and the menu's switches.
 """
@@ -26,7 +26,7 @@ import gc
 import time
 
 from sultan.rules import engine
-from sultan.ui.controller import Controller, _random_deal, settings_rules
+from sultan.ui.controller import Controller, random_deal_number, settings_rules
 from sultan.ui.keys import NAMES
 from sultan.ui.screen import Screen
 
@@ -37,32 +37,74 @@ def mem_free():
     return f() if f else 0
 
 
+class NoStore:
+    """The store when there is none: nothing is loaded or kept."""
+
+    settings = 0  # the menu's switches, as Controller.settings() packs them
+    stats = None  # a sultan.saves.stats.Stats where statistics are kept
+    message = None  # damage found at load, shown once
+    short_message = None
+
+    def load(self):
+        return None
+
+    def save(self, game):
+        pass
+
+    def idle(self):
+        pass
+
+    def flush(self):
+        return True
+
+    def set_settings(self, bits, game):
+        pass
+
+    def take_message(self):
+        return None
+
+
+class Silent:
+    """The sound when the board has none."""
+
+    def event(self, name):
+        pass
+
+    def update(self):
+        pass
+
+    def set_sound(self, on):
+        pass
+
+    def set_lights(self, on):
+        pass
+
+
 def start(display, deal=None, store=None, rand_deal=None, sound=None):
-    """Build the game, controller and screen; first frame drawn. Returns (ctrl, screen)."""
-    game = None
-    settings = 0
-    if store is not None:
-        try:
-            game = store.load()
-        except Exception as e:  # a bad save must never stop the game
-            print("SULTAN save not loaded:", e)
-            game = None
-        settings = getattr(store, "settings", 0)
+    """Build the game, controller and screen; first frame drawn. Returns (ctrl, screen).
+
+    ``store`` and ``sound`` as for ``run`` (None: the null ones).
+    """
+    store = NoStore() if store is None else store
+    sound = Silent() if sound is None else sound
+    try:
+        game = store.load()
+    except Exception as e:  # a bad save must never stop the game
+        print("SULTAN save not loaded:", e)
+        game = None
     if game is None:
         if deal is None:
-            deal = (rand_deal or _random_deal)()
-        game = engine.Game(deal=deal, rules=settings_rules(settings))  # the ruleset last chosen
+            deal = (rand_deal or random_deal_number)()
+        game = engine.Game(deal=deal, rules=settings_rules(store.settings))  # the ruleset last chosen
     gc.collect()
-    ctrl = Controller(game, rand_deal, sound is not None, getattr(store, "stats", None), settings)
-    if sound is not None:
-        sound.set_sound(ctrl.sound_on)
-        sound.set_lights(ctrl.lights_on)
+    ctrl = Controller(game, rand_deal, not isinstance(sound, Silent), store.stats, store.settings)
+    sound.set_sound(ctrl.sound_on)
+    sound.set_lights(ctrl.lights_on)
     display.auto_refresh = False  # before the screen exists: no half-built frame is ever shown
     screen = Screen(display)
-    take = getattr(store, "take_message", None)  # sultan.saves.store.Store: damage found at load
-    if take is not None and store.message:
-        text = take()
-        ctrl.say(text if len(text) <= screen.cols else getattr(store, "short_message", text))
+    text = store.take_message()  # damage found at load
+    if text:
+        ctrl.say(text if len(text) <= screen.cols else store.short_message)
     gc.collect()
     screen.update(ctrl)
     display.refresh()
@@ -77,26 +119,25 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         rand_deal=None, idle=0.005, sound=None):
     """Play until ``frames`` loop turns have passed (None: for ever) or ``keys`` is exhausted.
 
-    ``keys`` is anything with ``.events.get()`` (``keypad`` or ``sultan.keys.ScriptedKeys``);
+    ``keys`` is anything with ``.events.get()`` (``keypad``, or ``ScriptedKeys`` on the host);
     it may set ``exhausted`` to end the loop (a script ran out, the window closed).
     Returns the Controller.
     """
+    store = NoStore() if store is None else store
+    sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
     g = ctrl.game
     console("SULTAN READY board=%s deal=%d mem_free=%d" % (board_id, g.deal, mem_free()))
     saved = ctrl.changes
     settings = ctrl.settings()
-    set_settings = getattr(store, "set_settings", None)
     n = 0
     events = keys.events
     while frames is None or n < frames:
         n += 1
-        if sound is not None:
-            sound.update()  # ends tones, starts the next note, moves the lights: never waits
+        sound.update()  # ends tones, starts the next note, moves the lights: never waits
         ev = events.get()
         if ev is None:
-            if store is not None and hasattr(store, "idle"):
-                store.idle()  # writes pending actions once the player pauses (sultan.store)
+            store.idle()  # writes pending actions once the player pauses
             if getattr(keys, "exhausted", False):
                 break
             if idle:
@@ -108,11 +149,11 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         if not 0 <= k < len(NAMES):
             continue
         ctrl.press(k)
-        if sound is not None and ctrl.event:
+        if ctrl.event:
             sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
         screen.update(ctrl)
         display.refresh()
-        if store is not None and ctrl.changes != saved:
+        if ctrl.changes != saved:
             saved = ctrl.changes
             try:
                 store.save(ctrl.game)
@@ -120,17 +161,14 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 print("SULTAN save failed:", e)
         if ctrl.settings() != settings:
             settings = ctrl.settings()
-            if sound is not None:
-                sound.set_sound(ctrl.sound_on)
-                sound.set_lights(ctrl.lights_on)
-            if set_settings is not None:
-                try:
-                    set_settings(settings, ctrl.game)
-                except Exception as e:
-                    print("SULTAN save failed:", e)
+            sound.set_sound(ctrl.sound_on)
+            sound.set_lights(ctrl.lights_on)
+            try:
+                store.set_settings(settings, ctrl.game)
+            except Exception as e:
+                print("SULTAN save failed:", e)
         g = ctrl.game
         console("SULTAN key=%s placed=%d pass=%d status=%s"
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
-    if store is not None and hasattr(store, "flush"):
-        store.flush()
+    store.flush()
     return ctrl

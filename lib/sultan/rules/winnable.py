@@ -45,7 +45,7 @@ def table_path(rules=0):
     return _here() + "/" + NAMES[rules]
 
 
-class Table:
+class WinnableTable:
     """An open table file.  ``count``, ``deal(i)``, ``pick(r)``, ``contains(deal)``; ``close()``."""
 
     def __init__(self, path):
@@ -109,11 +109,11 @@ class Table:
 
 
 def open_table(rules=0, path=None):
-    """The ``Table`` for ``rules`` (or the file ``path``), or None if there is none usable."""
+    """The ``WinnableTable`` for ``rules`` (or the file ``path``), or None if there is none usable."""
     if not 0 <= rules < len(NAMES):
         return None
     try:
-        t = Table(path or table_path(rules))
+        t = WinnableTable(path or table_path(rules))
     except (OSError, ValueError):
         return None
     if t.rules != rules or not t.count:

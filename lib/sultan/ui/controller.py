@@ -19,15 +19,15 @@ unpacks them); ``stats`` is the store's ``sultan.stats.Stats`` (or None).
 from sultan import const
 from sultan.rules import engine
 from sultan.ui import keys
-from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN, TALON
+from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.words import REFUSALS
 
 PLAY = const(0)
 MENU = const(1)
 DEAL = const(2)
-RULES = const(3)
+RULES_PAGE = const(3)
 OVER = const(4)
-STATS = const(5)
+STATS_PAGE = const(5)
 
 # Menu items by number (M_*); a controller's menu is ``items``, a tuple of these numbers.
 MENU_ITEMS = ("New random deal", "Choose deal number", "Restart deal", "Undo", "Redo",
@@ -61,7 +61,7 @@ _STEP = {keys.RIGHT: (1, 0), keys.LEFT: (-1, 0), keys.DOWN: (0, 1), keys.UP: (0,
 
 def stops(place):
     """True for a place the cursor can rest on."""
-    return place != NONE and place != SULTAN
+    return place != NONE and place != SULTAN_PLACE
 
 
 def move(place, key):
@@ -106,7 +106,8 @@ def _pick_winnable(r, rules):
         return 0
 
 
-def _random_deal():
+def random_deal_number():
+    """A deal number drawn at random (1 .. MAX_DEAL)."""
     try:
         import random
 
@@ -122,7 +123,7 @@ class Controller:
 
     def __init__(self, game, rand_deal=None, sound=False, stats=None, settings=None):
         self.game = game
-        self.rand_deal = rand_deal or _random_deal
+        self.rand_deal = rand_deal or random_deal_number
         # The menu: the sound and light switches only where there is something to switch.
         self.items = tuple(m for m in MENU_ORDER if sound or (m != M_SOUND and m != M_LIGHTS))
         self.stats = stats  # sultan.stats.Stats kept by the save store, None without one
@@ -204,7 +205,7 @@ class Controller:
             self._press_menu(key)
         elif mode == DEAL:
             self._press_deal(key)
-        elif mode == RULES or mode == STATS:
+        elif mode == RULES_PAGE or mode == STATS_PAGE:
             self.mode = PLAY
             self._check_over()  # back to the won/lost panel if the game is over
         else:
@@ -413,9 +414,9 @@ class Controller:
             if self.autoplay:
                 self._after_move()
         elif item == M_RULES:
-            self.mode = RULES
+            self.mode = RULES_PAGE
         elif item == M_STATS:
-            self.mode = STATS
+            self.mode = STATS_PAGE
         elif item == M_WINNABLE:
             d = _pick_winnable(self.rand_deal(), self.rules)
             if d:

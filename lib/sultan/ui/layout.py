@@ -15,11 +15,11 @@ is 8 + f, the sultan 16.  ``GRID`` is the 6x3 cell map the cursor walks.
 """
 
 from sultan import const
+from sultan.rules.table import TALON  # noqa: F401  (the talon's place code is the rules' own)
 
-TALON = const(6)
 STOCK = const(7)
 F0 = const(8)
-SULTAN = const(16)
+SULTAN_PLACE = const(16)
 NONE = const(-1)
 
 COLS = const(6)
@@ -27,7 +27,7 @@ ROWS = const(3)
 # GRID[row * COLS + col] = place code (NONE: the cursor never stops there).
 GRID = (
     0, F0 + 0, F0 + 1, F0 + 2, 3, STOCK,
-    1, F0 + 3, SULTAN, F0 + 4, 4, TALON,
+    1, F0 + 3, SULTAN_PLACE, F0 + 4, 4, TALON,
     2, F0 + 5, F0 + 6, F0 + 7, 5, NONE,
 )
 

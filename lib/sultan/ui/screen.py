@@ -16,8 +16,8 @@ from adafruit_displayio_layout.layouts.grid_layout import GridLayout
 
 from sultan.rules import engine
 from sultan.ui import sprites
-from sultan.ui.controller import DEAL, MENU, OVER, PLAY, RULES, STATS
-from sultan.ui.layout import CARD_H, CARD_W, F0, LINE_H, NONE, RING, STOCK, SULTAN, TALON, Layout
+from sultan.ui.controller import DEAL, MENU, OVER, PLAY, RULES_PAGE, STATS_PAGE
+from sultan.ui.layout import CARD_H, CARD_W, F0, LINE_H, NONE, RING, STOCK, SULTAN_PLACE, TALON, Layout
 
 TEXT = 0xFFFFFF
 MESSAGE = 0xFFE070
@@ -47,8 +47,8 @@ HELP = {
     PLAY: "",
     MENU: "A: choose  B: close",
     DEAL: "A: deal  B: cancel",
-    RULES: "any key: back",
-    STATS: "any key: back",
+    RULES_PAGE: "any key: back",
+    STATS_PAGE: "any key: back",
     OVER: "A:new B:undo START:again",
 }
 STAR_COLS = 2  # the winnable deal's star takes the status line's first two columns
@@ -117,14 +117,14 @@ class Screen:
         self.shown = {}  # place -> card byte on show (-1 unknown, 0 empty, 255 back)
         px, py, pw, ph = lay.pyramid_rect()
         self.pyramid = GridLayout(x=px, y=py, width=pw, height=ph, grid_size=(3, 3))
-        for place in range(F0, SULTAN + 1):
+        for place in range(F0, SULTAN_PLACE + 1):
             tg = self._card_grid()
             col, row = _pyramid_cell(place)
             self.pyramid.add_content(tg, grid_position=(col, row), cell_size=(1, 1))
             self.cards[place] = tg
         self.pyramid.layout_cells()
         self.root.append(self.pyramid)
-        sultan = self.cards[SULTAN]
+        sultan = self.cards[SULTAN_PLACE]
         for i in range(6):
             sultan[i] = sprites.T_SULTAN + i
         for place in range(STOCK + 1):
@@ -349,9 +349,9 @@ class Screen:
             lines = ("Choose deal number", "", "   " + digits,
                      "   " + " " * ctrl.digit_pos + "^", "",
                      "UP/DOWN: change digit", "LEFT/RIGHT: move")
-        elif mode == RULES:
+        elif mode == RULES_PAGE:
             lines = RULES_TEXT[g.rules] if g.rules < len(RULES_TEXT) else RULES_TEXT[0]
-        elif mode == STATS:
+        elif mode == STATS_PAGE:
             lines = stats_lines(ctrl.stats, g.rules)
         else:
             won = g.status() == engine.WON
@@ -400,7 +400,7 @@ class Screen:
 
 
 def _pyramid_cell(place):
-    if place == SULTAN:
+    if place == SULTAN_PLACE:
         return 1, 1
     f = place - F0
     return ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2))[f]
