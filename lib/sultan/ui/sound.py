@@ -23,6 +23,9 @@ Runs on CPython, MicroPython and CircuitPython; all times are ints in ms below
 """
 
 from sultan import const
+from sultan.ticks import MASK as _MASK  # clocks are taken modulo 2**29
+from sultan.ticks import clock as _default_clock
+from sultan.ticks import ticks_diff as _since
 
 EVENTS = ("place", "refuse", "redeal", "win", "lose", "deal")
 
@@ -39,29 +42,6 @@ TUNES = {
 SWEEP_STEP_MS = const(70)
 SWEEP_STEPS = const(30)  # about two seconds of sweeping on a win
 SWEEP_COLOURS = ((40, 28, 0), (0, 36, 10), (30, 0, 34))  # modest brightness: gold, green, violet
-
-_MASK = const(0x1FFFFFFF)  # clocks are taken modulo 2**29
-_HALF = const(0x10000000)
-
-
-def _default_clock():
-    try:
-        import supervisor
-
-        return supervisor.ticks_ms
-    except (ImportError, AttributeError):
-        pass
-    import time
-
-    if hasattr(time, "ticks_ms"):
-        return time.ticks_ms
-    return lambda: int(time.monotonic() * 1000)
-
-
-def _since(now, then):
-    d = (now - then) & _MASK
-    return d - (_MASK + 1) if d >= _HALF else d
-
 
 def square_wave(freq, rate, volume):
     """One period of a square wave as unsigned 16-bit samples (an ``array('H')``)."""
