@@ -14,8 +14,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def readme_vectors():
-    """The 'deal N: first cards' lines of the README's generator section."""
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    """The 'deal N: first cards' lines of docs/engine.md's generator section."""
+    text = open(os.path.join(ROOT, "docs", "engine.md"), encoding="utf-8").read()
     found = re.findall(r"^\| (\d) \| `([^`]+)` \|", text, re.M)
     return {int(n): words.split() for n, words in found}
 

@@ -1,0 +1,107 @@
+"""The house rules of docs/architecture.md, read from the sources' import statements.
+
+Every import counts, the ones inside functions too (those are the lazy ones the board loads on demand).
+"""
+
+import ast
+import os
+
+from conftest import ROOT
+from sultan_host.paths import HOST, LIB
+
+PKG = os.path.join(LIB, "sultan")
+HOST_ONLY_IN_LIB = {"sultan.engine"}  # the host's `from sultan.engine import Game` (not built for the board)
+
+
+def module_name(path, top):
+    rel = os.path.relpath(path, top)[: -len(".py")].replace(os.sep, ".")
+    return rel[: -len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+def sources(top, package):
+    for dirpath, dirnames, filenames in os.walk(os.path.join(top, package)):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        for fn in filenames:
+            if fn.endswith(".py"):
+                path = os.path.join(dirpath, fn)
+                yield module_name(path, top), path
+
+
+def imports(path, name):
+    """Every module ``name`` imports (absolute names; ``from a import b`` counts a.b where that is a module)."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: none today, but count them right if they come
+                parts = name.split(".")[: -node.level]
+                base = ".".join(parts + ([base] if base else []))
+            out.add(base)
+            out.update(base + "." + a.name for a in node.names)
+    return out
+
+
+def graph():
+    mods = dict(sources(LIB, "sultan"))
+    mods.update(sources(HOST, "sultan_host"))
+    return {name: {m for m in imports(path, name) if m in mods and m != name} for name, path in mods.items()}
+
+
+def test_the_rules_import_nothing_from_the_other_parts_nor_displayio():
+    for name, path in sources(LIB, "sultan"):
+        if not name.startswith("sultan.rules"):
+            continue
+        for m in imports(path, name):
+            top = m.split(".")[0]
+            assert top in ("sultan", "sys", "gc", "micropython", "time", "random"), (name, m)
+            if top == "sultan":
+                assert m in ("sultan", "sultan.const") or m.startswith("sultan.rules"), (name, m)
+
+
+def test_the_saves_know_no_screen_and_the_screen_no_saves():
+    for name, path in sources(LIB, "sultan"):
+        for m in imports(path, name):
+            if name.startswith("sultan.saves"):
+                assert not m.startswith(("sultan.ui", "sultan.app", "displayio")), (name, m)
+            if name.startswith("sultan.ui"):
+                assert not m.startswith(("sultan.saves", "sultan.app")), (name, m)
+
+
+def test_the_device_package_imports_no_host_code():
+    for name, path in sources(LIB, "sultan"):
+        if name in HOST_ONLY_IN_LIB:
+            continue
+        for m in imports(path, name):
+            assert not m.startswith("sultan_host"), (name, m)
+
+
+def test_no_import_circle_anywhere():
+    g = graph()
+    state = {}
+
+    def visit(n, stack):
+        state[n] = 1
+        for m in sorted(g[n]):
+            assert state.get(m) != 1, "import circle: " + " -> ".join(stack + [n, m])
+            if m not in state:
+                visit(m, stack + [n])
+        state[n] = 2
+
+    for n in sorted(g):
+        if n not in state:
+            visit(n, [])
+    assert len(g) > 30  # both packages were read
+
+
+def test_no_sys_path_edits():
+    for top in ("lib", "host", "host_tests", "tools"):
+        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = [d for d in dirnames if d not in ("__pycache__", "node_modules")]
+            for fn in filenames:
+                if fn.endswith(".py"):
+                    text = open(os.path.join(dirpath, fn), encoding="utf-8").read()
+                    for bad in ("sys.path.insert", "sys.path.append", "sys.path[:0]"):
+                        assert bad not in text or fn == "test_house.py", (fn, bad)
