@@ -6,6 +6,7 @@ CIRCUITPY (with ``make_sound()`` where the board has a speaker and NeoPixels).  
 """
 
 import gc
+import os
 
 import board
 
@@ -18,10 +19,10 @@ PROFILES = {
 }
 
 
-def open_store():  # -> sultan.store.Store | None
-    """The save store in microcontroller.nvm (sultan.nvmsave); None if it cannot be had."""
+def open_store():  # -> sultan.saves.store.Store | None
+    """The save store in microcontroller.nvm (sultan.saves.nvm); None if it cannot be had."""
     try:
-        from sultan import nvmsave
+        from sultan.saves import nvm as nvmsave
     except ImportError as e:
         print("SULTAN no saves:", e)
         return None
@@ -32,7 +33,7 @@ def open_store():  # -> sultan.store.Store | None
         return None
 
 
-def make_sound(profile):  # -> sultan.sound.Sound | None
+def make_sound(profile):  # -> sultan.ui.sound.Sound | None
     """The profile's speaker and NeoPixels (``make_sound()``, badges only); None without them."""
     make = getattr(profile, "make_sound", None)
     if make is None:
@@ -44,25 +45,83 @@ def make_sound(profile):  # -> sultan.sound.Sound | None
         return None
 
 
+def setting(name):  # -> str | None
+    """``name`` from CIRCUITPY/settings.toml (CircuitPython 8+); None when unset.
+
+    Test settings, written there by the emulator's image (tools/wokwi_image.py) and by no
+    board: SULTAN_PROFILE (a test profile to use instead of the board's), SULTAN_DEAL (the
+    deal to start when no save is loaded), SULTAN_MEMTRACE (print ``gc.mem_free()`` after
+    each stage and each import)."""
+    try:
+        value = os.getenv(name)
+    except Exception:  # no settings.toml support
+        return None
+    return None if value is None else str(value)
+
+
+def memtrace(stage, before=None):
+    """With SULTAN_MEMTRACE: ``SULTAN mem <stage> free=<bytes> [cost=<bytes>]`` after a collection."""
+    gc.collect()
+    free = gc.mem_free()  # type: ignore[attr-defined]
+    print("SULTAN mem %s free=%d%s" % (stage, free, "" if before is None else " cost=%d" % (before - free)))
+    return free
+
+
+def trace_imports():
+    """With SULTAN_MEMTRACE: the heap after each import that costs any, nested by depth."""
+    import builtins
+
+    real = builtins.__import__
+    depth = [0]
+
+    def traced(name, *args):
+        gc.collect()
+        before = gc.mem_free()  # type: ignore[attr-defined]
+        depth[0] += 1
+        try:
+            return real(name, *args)
+        finally:
+            depth[0] -= 1
+            gc.collect()
+            if before - gc.mem_free() > 64:  # type: ignore[attr-defined]
+                memtrace("%simport=%s" % ("  " * depth[0], name), before)
+
+    try:
+        builtins.__import__ = traced
+    except Exception as e:  # a port that cannot override builtins
+        print("SULTAN mem no import trace:", e)
+
+
 def main() -> None:
     board_id = board.board_id
-    name = PROFILES.get(board_id)
+    trace = setting("SULTAN_MEMTRACE") is not None
+    if trace:
+        free = memtrace("start")
+        trace_imports()
+    name = setting("SULTAN_PROFILE") or PROFILES.get(board_id)
     if name is None:
         raise RuntimeError("no Sultan profile for board %r; have %s" % (board_id, ", ".join(PROFILES)))
+    deal = setting("SULTAN_DEAL")
     profile = __import__(name)
     gc.collect()
     display = profile.make_display()
     gc.collect()
+    if trace:
+        free = memtrace("profile+display", free)
     keys = profile.make_keys()
     gc.collect()
     store = open_store()
     gc.collect()
+    if trace:
+        free = memtrace("keys+store", free)
     sound = make_sound(profile)
     gc.collect()
     from sultan import app
 
     gc.collect()
-    app.run(display, keys, board_id=board_id, store=store, sound=sound)
+    if trace:
+        memtrace("sound+app", free)
+    app.run(display, keys, board_id=board_id, store=store, sound=sound, deal=int(deal) if deal else None)
 
 
 main()

@@ -15,6 +15,7 @@ import sys
 import tomllib
 
 import pytest
+from conftest import tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIAGRAM = os.path.join(ROOT, "diagram.json")
@@ -246,8 +247,7 @@ def test_wokwi_toml():
         cfg = tomllib.load(f)["wokwi"]
     assert cfg["version"] == 1
     assert isinstance(cfg["rfc2217ServerPort"], int)
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import wokwi_image
+    wokwi_image = tool("wokwi_image")
 
     default_out = os.path.relpath(os.path.join(wokwi_image.ROOT, "build", "wokwi", "sultan.uf2"), ROOT)
     assert cfg["firmware"] == default_out.replace(os.sep, "/")
@@ -325,7 +325,7 @@ def test_emulator_units():
 
 def test_typecheck_catches_a_misspelt_api(tmp_path):
     """The device typecheck fails on a CircuitPython API that does not exist, or a pin the board lacks."""
-    import typecheck_device  # tools/ is on sys.path (conftest)
+    typecheck_device = tool("typecheck_device")
 
     src = open(PICO_PROFILE).read()
     for bad in (

