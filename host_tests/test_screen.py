@@ -412,7 +412,7 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
 
 def test_winnable_deal_has_a_star_and_classic_says_so(rig):
     from sultan.rules import winnable
-    from sultan.ui.screen import status_text
+    from sultan.ui.words import status_text
 
     deal = winnable.random_deal(5, 0)
     rig.ctrl.new_deal(deal)
@@ -440,7 +440,7 @@ def test_winnable_deal_has_a_star_and_classic_says_so(rig):
 
 def test_rules_and_statistics_pages_fit_the_panel(rig):
     from sultan.saves.stats import Stats
-    from sultan.ui.screen import RULES_TEXT, stats_lines
+    from sultan.ui.words import RULES_TEXT, stats_lines
 
     for lines in RULES_TEXT:
         assert len(lines) <= rig.layout.panel_lines

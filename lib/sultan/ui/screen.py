@@ -15,8 +15,8 @@ from adafruit_display_text import bitmap_label
 from adafruit_displayio_layout.layouts.grid_layout import GridLayout
 
 from sultan.rules import engine
-from sultan.ui import sprites
-from sultan.ui.controller import DEAL, MENU, OVER, PLAY, RULES_PAGE, STATS_PAGE
+from sultan.ui import sprites, words
+from sultan.ui.controller import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
 from sultan.ui.layout import CARD_H, CARD_W, F0, LINE_H, NONE, RING, STOCK, SULTAN_PLACE, TALON, Layout
 
 TEXT = 0xFFFFFF
@@ -25,76 +25,12 @@ CURSOR = 0xFFE000
 SELECTED = 0x00B8FF
 HINT = 0xFF40E0
 
-_RULES_COMMON = (
-    "Build the 8 piles up in",
-    "suit to Q: on a K go A,2",
-    "..Q; on the A, 2..Q. The",
-    "sultan (K hearts) stays.",
-)
-RULES_TEXT = (  # by ruleset (engine.RULES_NAMES); 9 lines: the panel's height at 320x240
-    ("SEED RULES",) + _RULES_COMMON + (
-        "Play the 6 divan cards",
-        "(refilled from the stock)",
-        "or the talon top. Stock:",
-        "3 passes, reshuffled."),
-    ("CLASSIC RULES",) + _RULES_COMMON + (
-        "Play divan cards or the",
-        "talon top; empty slots:",
-        "park the talon top there",
-        "3 passes, never shuffled"),
-)
-HELP = {
-    PLAY: "",
-    MENU: "A: choose  B: close",
-    DEAL: "A: deal  B: cancel",
-    RULES_PAGE: "any key: back",
-    STATS_PAGE: "any key: back",
-    OVER: "A:new B:undo START:again",
-}
-STAR_COLS = 2  # the winnable deal's star takes the status line's first two columns
-
 
 def pad(text, n):
     """``text`` cut or padded with spaces to exactly ``n`` characters."""
     if len(text) >= n:
         return text[:n]
     return text + " " * (n - len(text))
-
-
-def status_text(g, cols, winnable=False):
-    """The status line for game ``g`` in at most ``cols`` characters.
-
-    Classic rules say so after the deal number; a known-winnable deal starts
-    with two blank columns, where the screen shows a star.
-    """
-    lead = " " * STAR_COLS if winnable else ""
-    tag = " classic" if g.rules else ""
-    s = lead + "#%d%s pass %d/3 %d/95 miss %d" % (g.deal, tag, g.pass_no, g.placed, g.missed)
-    if len(s) > cols:
-        s = lead + "#%d%s p%d/3 %d/95 m%d" % (g.deal, tag, g.pass_no, g.placed, g.missed)
-    if len(s) > cols and g.rules:
-        s = lead + "#%d cl p%d/3 %d/95 m%d" % (g.deal, g.pass_no, g.placed, g.missed)
-    if len(s) > cols:
-        s = lead + "#%d%s p%d %d m%d" % (g.deal, " cl" if g.rules else "", g.pass_no, g.placed, g.missed)
-    return s[:cols]
-
-
-def stats_lines(stats, rules):
-    """The statistics page for ``rules`` (``stats`` a sultan.stats.Stats or None): one figure a
-    line, so that every line fits the panel's 25 columns (``Stats.lines`` packs three to a
-    26-column line)."""
-    name = engine.RULES_NAMES[rules] if rules < len(engine.RULES_NAMES) else "?"
-    if stats is None:
-        return ("STATISTICS", "", "not kept: no save store")
-    s = stats.get(rules)
-    n = s["played"]
-    return ("STATISTICS: %s rules" % name, "",
-            "played   %d" % n,
-            "won      %d (%d%%)" % (s["won"], 100 * s["won"] // n if n else 0),
-            "lost     %d" % s["lost"],
-            "best     %d of 95 placed" % s["best_placed"],
-            "streak   %d" % s["streak"],
-            "best streak %d" % s["best_streak"])
 
 
 class Screen:
@@ -296,9 +232,9 @@ class Screen:
         self._ring(1, h1)
         self._ring(2, ctrl.selected if playing else NONE)
         self._ring(3, ctrl.cursor if playing else NONE)
-        self._text(1, self.status, pad(status_text(g, self.cols, ctrl.winnable), self.cols))
+        self._text(1, self.status, pad(words.status_text(g, self.cols, ctrl.winnable), self.cols))
         self._hide(self.star, not ctrl.winnable)
-        self._message(ctrl.message or HELP[ctrl.mode], ctrl.message_cards)
+        self._message(ctrl.message or words.HELP[ctrl.mode], ctrl.message_cards)
         self._overlay(ctrl)
 
     def _message(self, text, cards):
@@ -345,20 +281,13 @@ class Screen:
         if mode == MENU:
             lines, at = self._menu(ctrl)
         elif mode == DEAL:
-            digits = "".join(str(d) for d in ctrl.digits)
-            lines = ("Choose deal number", "", "   " + digits,
-                     "   " + " " * ctrl.digit_pos + "^", "",
-                     "UP/DOWN: change digit", "LEFT/RIGHT: move")
+            lines = words.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
         elif mode == RULES_PAGE:
-            lines = RULES_TEXT[g.rules] if g.rules < len(RULES_TEXT) else RULES_TEXT[0]
+            lines = words.RULES_TEXT[g.rules] if g.rules < len(words.RULES_TEXT) else words.RULES_TEXT[0]
         elif mode == STATS_PAGE:
-            lines = stats_lines(ctrl.stats, g.rules)
+            lines = words.stats_lines(ctrl.stats, g.rules)
         else:
-            won = g.status() == engine.WON
-            lines = ("   * YOU WON! *" if won else "   NO MOVES LEFT", "",
-                     "deal     %d" % g.deal, "placed   %d of 95" % g.placed,
-                     "missed   %d" % g.missed, "moves    %d" % g.moves,
-                     "passes   %d of 3" % g.pass_no)
+            lines = words.over_lines(g)
         self._text(3, self.overlay_text, self._block(lines))
         if at != self.marker_at:
             self.marker_at = at
