@@ -134,3 +134,12 @@ def reference_diff(name, img):
     n = int((want != got).any(axis=-1).sum()) if want.shape == got.shape else -1
     return "%s differs from its reference in %d pixels; actual saved as %s" % (
         name, n, save_failure(name, img))
+
+
+def screen_rect(layout, place):
+    """(x, y, w, h) of the card at ``place`` in real display pixels."""
+    from sultan.ui.layout import CARD_H, CARD_W
+
+    x, y = layout.place_xy(place)
+    s = layout.scale
+    return x * s, y * s, CARD_W * s, CARD_H * s

@@ -28,7 +28,7 @@ def sources(top, package):
 
 
 def imports(path, name):
-    """Every module ``name`` imports (absolute names; ``from a import b`` counts a.b where that is a module)."""
+    """Every module ``name`` imports (absolute; ``from a import b`` counts a.b, in case b is a module)."""
     tree = ast.parse(open(path, encoding="utf-8").read())
     out = set()
     for node in ast.walk(tree):

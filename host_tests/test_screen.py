@@ -11,7 +11,16 @@ import contextlib
 
 import numpy as np
 import pytest
-from screen_rig import Rig, changed_mask, color, glyph_errors, outside, reference_diff, save_failure
+from screen_rig import (
+    Rig,
+    changed_mask,
+    color,
+    glyph_errors,
+    outside,
+    reference_diff,
+    save_failure,
+    screen_rect,
+)
 from sultan.rules import engine
 from sultan.ui import keys, sprites
 from sultan.ui.controller import M_CHOOSE, M_HINT, M_RULES, OVER
@@ -266,11 +275,11 @@ def test_layouts_fill_the_screen():
         lay = rig.layout
         # Bigger cards on the bigger screen, and the board spans the width.
         assert lay.scale == (2 if size == "320x240" else 1)
-        x, y, w, h = lay.screen_rect(7)
+        x, y, w, h = screen_rect(lay, 7)
         assert x + w > rig.display.width * 0.9
-        assert lay.screen_rect(0)[0] < rig.display.width * 0.05
+        assert screen_rect(lay, 0)[0] < rig.display.width * 0.05
         # No two places overlap, and each sits inside the screen.
-        rects = [lay.screen_rect(p) for p in list(range(8)) + list(range(F0, SULTAN_PLACE + 1))]
+        rects = [screen_rect(lay, p) for p in list(range(8)) + list(range(F0, SULTAN_PLACE + 1))]
         for i, a in enumerate(rects):
             assert 0 <= a[0] and a[0] + a[2] <= rig.display.width
             assert TEXT_H * lay.scale <= a[1] and a[1] + a[3] <= rig.display.height - TEXT_H * lay.scale

@@ -1,4 +1,4 @@
-"""The whole visible state of a game as a dict: what the CLI prints as JSON (see docs/cli.md)."""
+"""Host views of the device's state: a game as the CLI's JSON dict, statistics as short lines."""
 
 from sultan.rules import cards
 from sultan.rules.engine import FOUNDATIONS, RULES_NAMES, STATUS_NAMES
@@ -20,3 +20,16 @@ def snapshot(game):
         "missed": game.missed,
         "moves": game.moves,
     }
+
+
+def stats_summary(stats, rules):
+    """Three short lines of ``stats`` (a sultan.saves.stats.Stats) for ``rules``."""
+    from sultan.saves.stats import BEST_PLACED, BEST_STREAK, LOST, PLAYED, STREAK, WON
+
+    r = stats.row(rules) or [rules, 0, 0, 0, 0, 0, 0]
+    pct = (100 * r[WON] // r[PLAYED]) if r[PLAYED] else 0
+    return (
+        "played %d  won %d (%d%%)" % (r[PLAYED], r[WON], pct),
+        "lost %d  best placed %d" % (r[LOST], r[BEST_PLACED]),
+        "streak %d  best %d" % (r[STREAK], r[BEST_STREAK]),
+    )

@@ -6,7 +6,7 @@
 - MicroPython heap after importing the engine, and after import + one game
 - heap bytes allocated per move on MicroPython (gc disabled, a whole game autoplayed)
 
-    python3 tools/bench_engine.py [--games N] [--mp-games N]
+    .venv/bin/python -m sultan_host.bench.engine [--games N] [--mp-games N]
 """
 
 import argparse
@@ -18,6 +18,16 @@ import time
 from sultan.rules.engine import Game
 
 from sultan_host.paths import LIB
+
+
+def state_bytes(table):
+    """Bytes of game state in a ``sultan.rules.table.Table`` (the move log not included)."""
+    n = len(table.stock) + len(table.divan) + len(table.top) + len(table.need)
+    n += len(table.where) + len(table.saved_divan) + len(table.saved_talon)
+    for t in table.talons:
+        n += len(t)
+    return n
+
 
 MP_SCRIPT = """
 import gc, time
@@ -31,6 +41,7 @@ gc.collect()
 m2 = gc.mem_alloc()
 print("import", m1 - m0)
 print("import_game", m2 - m0)
+
 def measure(g, n):
     # in a function: a new module-level name would grow the globals dict
     g.new_deal(n)
@@ -102,7 +113,7 @@ def main():
     rate, mean_moves, g = bench_cpython(args.games)
     print("CPython %s: %.0f whole games/s on one core (deal + autoplay, %d games, %.0f actions/game)"
           % (sys.version.split()[0], rate, args.games, mean_moves))
-    print("game state: %d bytes; move log: %d bytes (2 per action)" % (g.state_bytes(), len(g.log)))
+    print("game state: %d bytes; move log: %d bytes (2 per action)" % (state_bytes(g), len(g.log)))
     mp = bench_micropython(args.mp_games)
     print("MicroPython VM (-X heapsize=64K): %.0f whole games/s" % mp["games_per_s"])
     print("MicroPython heap after import: %d bytes; after import + one game: %d bytes"

@@ -209,11 +209,3 @@ class Table:
         self.stock_count = 0
         self.rng = self.rng_before[k]
         self.pass_no -= 1
-
-    def state_bytes(self):
-        """Bytes of game state (the move log not included)."""
-        n = len(self.stock) + len(self.divan) + len(self.top) + len(self.need)
-        n += len(self.where) + len(self.saved_divan) + len(self.saved_talon)
-        for t in self.talons:
-            n += len(t)
-        return n

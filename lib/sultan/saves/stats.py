@@ -69,16 +69,6 @@ class Stats:
             d[FIELDS[i]] = r[i]
         return d
 
-    def lines(self, rules):
-        """Short lines for the menu (fit 26 columns at 160x128)."""
-        r = self.row(rules) or [rules, 0, 0, 0, 0, 0, 0]
-        pct = (100 * r[WON] // r[PLAYED]) if r[PLAYED] else 0
-        return (
-            "played %d  won %d (%d%%)" % (r[PLAYED], r[WON], pct),
-            "lost %d  best placed %d" % (r[LOST], r[BEST_PLACED]),
-            "streak %d  best %d" % (r[STREAK], r[BEST_STREAK]),
-        )
-
     # ---------------------------------------------------------------- bytes
     def size(self):
         return 1 + ROW_BYTES * len(self.rows)

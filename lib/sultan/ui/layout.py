@@ -97,9 +97,3 @@ class Layout:
         """(x, y, w, h) of the highlight ring around ``place``."""
         x, y = self.place_xy(place)
         return x - RING, y - RING, CARD_W + 2 * RING, CARD_H + 2 * RING
-
-    def screen_rect(self, place):
-        """(x, y, w, h) of the card at ``place`` in real display pixels."""
-        x, y = self.place_xy(place)
-        s = self.scale
-        return x * s, y * s, CARD_W * s, CARD_H * s
