@@ -202,15 +202,15 @@ def test_saves_cross_between_cpython_and_micropython(mpy_lib):
 def test_nvm_store_in_micropython_with_and_without_an_nvm(mpy_lib):
     code = (
         "import sys\n"
+        "class M:\n"  # the fake NVM first, while the 64K heap is in one piece
+        "    nvm = bytearray(b'\\xff' * 8192)\n"
         "from sultan.saves import nvm as nvmsave\n"
         "from sultan.rules.engine import Game\n"
         "st = nvmsave.open_store()\n"  # the unix port has no microcontroller module: RAM only
         "print(st.region is None, st.load() is None, st.message)\n"
-        "class M:\n"
-        "    nvm = bytearray(b'\\xff' * 8192)\n"
         "sys.modules['microcontroller'] = M\n"
         "st = nvmsave.open_store()\n"
-        "print(len(st.region), st.load() is None, st.message)\n"  # erased flash: the message, once
+        "print(len(st.region), st.load() is None, st.message)\n"  # erased flash: no save, no message
         "g = Game(deal=4)\n"
         "for i in range(60):\n"
         "    g.step()\n"
@@ -221,4 +221,4 @@ def test_nvm_store_in_micropython_with_and_without_an_nvm(mpy_lib):
         "print(back.moves == g.moves, back.placed == g.placed, again.message)\n"
     )
     out = run_micropython(code, heap="64K", path=mpy_lib).splitlines()
-    assert out == ["True True None", "2048 True save data was damaged; starting a new game", "True True None"]
+    assert out == ["True True None", "2048 True None", "True True None"]  # issue 9: erased is quiet

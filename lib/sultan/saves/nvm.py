@@ -24,14 +24,14 @@ class NvmRegion:
         self.nvm = nvm
         self.offset = offset
         self.size = max(0, min(size, len(nvm) - offset))
-        self.fresh = False  # erased flash reads 0xFF: it cannot tell "never saved" from damage
+        self.fresh = False  # erased flash (all 0xFF) is told from damage by the store itself
 
     def __len__(self):
         return self.size
 
     def read(self, offset, n):
         a = self.offset + offset
-        return bytes(self.nvm[a:a + n])
+        return self.nvm[a:a + n]  # a bytearray already: one copy, not two
 
     def write(self, offset, data):
         a = self.offset + offset

@@ -207,8 +207,8 @@ class Record:
         self.log_at = 0
 
 
-def parse(data):
-    """The Record in ``data`` (a slot's bytes), or None if it is not one."""
+def decode(data):
+    """The Record in ``data`` (a slot's bytes), or None if it is not one (``encode``'s inverse)."""
     size = len(data)
     if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or data[2] != VERSION:
         return None

@@ -1,24 +1,36 @@
-"""The two-slot store: the game and the statistics in a byte region, written sparingly.
+"""The saves' store: the two slots of a byte region (``Slots``) and when to write them (``Store``).
 
 A region is anything with ``len()``, ``read(offset, n)`` and ``write(offset,
-data)`` (and optionally ``fresh``: True while it has never held a save).  The
-store splits it into two slots of up to 1024 bytes (the record format is in
-``sultan.save``), writes them in turn with a rising sequence number, and
-reads back the valid record with the higher number.
+data)`` (and optionally ``fresh``: True while it has never held a save).
+``Slots`` splits it into two slots of up to 1024 bytes (the record format is in
+``sultan.saves.record``), writes them in turn with a rising sequence number, and
+reads back the newest record that holds.  ``Store`` keeps the game and the
+statistics there, written sparingly.
 
-Regions: ``MemoryRegion`` here (RAM), ``sultan.nvmsave`` (the device's NVM),
+A region that holds no record is "no save" when it is erased (every byte 0xFF:
+a new board's NVM, an empty or missing file) and damage otherwise.
+
+Regions: ``MemoryRegion`` here (RAM), ``sultan.saves.nvm`` (the device's NVM),
 ``sultan_host.filesave`` (a file, replaced atomically).
 """
 
-from sultan import const
+from sultan import const, ticks_diff, ticks_ms
 from sultan.rules import engine
-from sultan.saves.record import ORDER_BYTES, SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, parse, record_size, restore
+from sultan.saves.record import (
+    ORDER_BYTES,
+    SEQ_MAX,
+    SLOT_MAX,
+    SLOT_MIN,
+    decode,
+    encode,
+    record_size,
+    restore,
+)
 from sultan.saves.stats import Stats
 
 DAMAGED = "save data was damaged; starting a new game"
 DAMAGED_SHORT = "save damaged: new game"  # for a 26-column message line
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29
-_TICKS_HALF = const(0x10000000)
+_SEQ_HALF = const(0x20000000)
 
 
 # ------------------------------------------------------------- byte regions
@@ -39,40 +51,122 @@ class MemoryRegion:
         return len(self.data)
 
     def read(self, offset, n):
-        return bytes(self.data[offset:offset + n])
+        return bytes(memoryview(self.data)[offset:offset + n])  # one copy, not two
 
     def write(self, offset, data):
         self.data[offset:offset + len(data)] = data
         self.fresh = False
 
 
-_clock = None
+# ------------------------------------------------------------- the two slots
+class Slots:
+    """Two slots in a byte region, written in turn; read back: the newest record that holds.
 
+    Each write goes to the slot not holding the newest record, with the next
+    sequence number, so a write cut at any byte leaves the other slot: the
+    state before that write.  ``region`` None, or one too small for two
+    ``SLOT_MIN`` slots, reads nothing and writes nothing.
+    """
 
-def ticks_ms():
-    """Milliseconds, wrapping at 2**29: supervisor.ticks_ms, time.ticks_ms or time.monotonic."""
-    global _clock
-    if _clock is None:
+    def __init__(self, region):
+        self.region = region
+        size = len(region) if region is not None else 0
+        self.slot_size = min(SLOT_MAX, size // 2)
+        self.enabled = self.slot_size >= SLOT_MIN
+        self.buf = bytearray(self.slot_size if self.enabled else 0)
+        self.order = bytearray(ORDER_BYTES)  # scratch: an order game's first stock
+        self.seq = 0  # the newest sequence number read or written (0: none)
+        self.slot_next = 0  # the slot the next write goes to
+        self.writes = 0
+        self.bytes_written = 0
+        self.error = None  # the last write error, if the region refused a write
+        self.fault = None  # an exception met while reading (tests assert there is none)
+
+    def read(self, game=None):
+        """(record, game, damaged): the newest record that holds, with its game replayed.
+
+        ``record`` is None when neither slot holds one.  ``game`` is the saved
+        game replayed (into the given ``game`` when it has the same rules, see
+        ``record.restore``), None when the record has none or it does not
+        replay; a newest record whose moves do not replay gives way to the
+        older slot's when that one does.  ``damaged``: something was found that
+        does not hold (never for an erased or fresh region: that is no save).
+
+        One slot's bytes are held at a time (a 64 KB heap has little room to
+        spare), and the chosen one is read again to be replayed.
+        """
+        if not self.enabled:
+            return None, None, False
+        size = self.slot_size
+        recs = [None, None]
+        erased = True  # every slot without a record reads all 0xFF
+        for s in range(2):
+            try:
+                data = self.region.read(s * size, size)
+                recs[s] = decode(data)
+                if recs[s] is None:
+                    for b in data:
+                        if b != 0xFF:
+                            erased = False
+                            break
+            except Exception as err:  # a region that cannot be read is damage, not a crash
+                self.fault = err
+                erased = False
+        data = None
+        r0 = recs[0]
+        r1 = recs[1]
+        if r0 is None and r1 is None:
+            return None, None, not (erased or getattr(self.region, "fresh", False))
+        # The newer: sequence numbers run 1 .. SEQ_MAX, then 1 again (compared modulo SEQ_MAX).
+        new = 1 if r0 is None or (r1 is not None and 0 < (r1.seq - r0.seq) % SEQ_MAX < _SEQ_HALF) else 0
+        self.seq = recs[new].seq
+        self.slot_next = 1 - new
+        damaged = False
+        for s in (new, 1 - new):
+            rec = recs[s]
+            if rec is None or not rec.has_game:
+                break
+            try:
+                loaded = restore(rec, self.region.read(s * size, size), game)
+            except Exception as err:  # never seen: a bad log is refused by the engine, not raised
+                self.fault = err
+                loaded = None
+                if game is not None:
+                    game.new_deal(1)
+            if loaded is not None:
+                if damaged:
+                    self.slot_next = new  # write over the newest, damaged slot: the good one stays
+                return rec, loaded, damaged
+            damaged = True
+        return recs[new], None, damaged
+
+    def write(self, stats, game_no, recorded, game, settings):
+        """Write a record (``game`` None: the statistics only) into the next slot.
+
+        False if the region refused it (``error`` says why); a game too big for
+        a small slot is left out, the statistics kept.
+        """
+        if not self.enabled:
+            return False
+        if game is not None and record_size(stats, game) > self.slot_size:
+            game = None
+        seq = self.seq + 1 if self.seq < SEQ_MAX else 1
+        n = encode(self.buf, seq, stats, game_no, recorded, game, self.order, settings)
         try:
-            import supervisor
-
-            _clock = supervisor.ticks_ms
-        except (ImportError, AttributeError):
-            import time
-
-            _clock = getattr(time, "ticks_ms", None) or (lambda: int(time.monotonic() * 1000))
-    return _clock() & _TICKS_MASK
-
-
-def ticks_diff(now, then):
-    """``now - then`` for millisecond ticks that wrap at 2**29 (supervisor.ticks_ms)."""
-    d = (now - then) & _TICKS_MASK
-    return d - (_TICKS_MASK + 1) if d >= _TICKS_HALF else d
+            self.region.write(self.slot_next * self.slot_size, memoryview(self.buf)[:n])
+        except Exception as err:  # a full disk, a read-only drive, a failing NVM: play on
+            self.error = err
+            return False
+        self.seq = seq
+        self.slot_next ^= 1
+        self.writes += 1
+        self.bytes_written += n
+        return True
 
 
 # ------------------------------------------------------------- the store
-class Store:
-    """The game and the statistics in a two-slot byte region.
+class Store(Slots):
+    """When to write: the game and the statistics, kept in the two slots (``Slots``) sparingly.
 
     The app calls ``load(game)`` once at power-on and ``save(game)`` after
     every action the player takes (and after starting a new game).  Writes
@@ -84,27 +178,16 @@ class Store:
     """
 
     def __init__(self, region, max_pending=32, idle_ms=10000):
-        self.region = region
-        size = len(region) if region is not None else 0
-        self.slot_size = min(SLOT_MAX, size // 2)
-        self.enabled = self.slot_size >= SLOT_MIN
-        self.buf = bytearray(self.slot_size if self.enabled else 0)
-        self.order = bytearray(ORDER_BYTES)
+        Slots.__init__(self, region)
         self.max_pending = max_pending
         self.idle_ms = idle_ms
         self.stats = Stats()
-        self.settings = 0  # the menu's switches (sultan.controller), saved in every record
+        self.settings = 0  # the menu's switches (sultan.ui.controller), saved in every record
         self.message = None  # DAMAGED after a load found damage; take_message() clears it
-        self.error = None  # the last write error, if the region refused a write
-        self.fault = None  # an exception met while loading (tests assert there is none)
-        self.writes = 0
-        self.bytes_written = 0
-        self.seq = 0
-        self.slot_next = 0
         self.game_no = 0
         self.recorded = 0
         self.pending = 0
-        self._game = None
+        self._game = None  # the game last seen, and what it was then:
         self._deal = -1
         self._rules = 0
         self._moves = 0
@@ -121,59 +204,32 @@ class Store:
         The game returned is ``game`` itself unless the save is of another
         ruleset than ``game``'s; then it is a new Game of the saved rules.
 
-        None means "start a new game": nothing was saved, or what was there is
-        damaged (then ``message`` says so, once, and -- unless ``repair`` is
-        False, as for a read-only look -- a clean record replaces it).
+        None means "start a new game": nothing was saved (an erased region), or
+        what was there is damaged.  Damage sets ``message``, once; unless
+        ``repair`` is False (a read-only look) a clean record replaces it at
+        once.  A damaged newest record with a good older one loads the older,
+        with the message too.
         """
         self.message = None
-        if not self.enabled:
-            return None
-        best = None
-        best_data = None
-        best_slot = 0
-        for s in range(2):
-            try:
-                data = self.region.read(s * self.slot_size, self.slot_size)
-                rec = parse(data)
-            except Exception as err:  # a region that cannot be read is damage, not a crash
-                self.fault = err
-                rec = None
-            if rec is not None and (best is None or rec.seq > best.seq):
-                best = rec
-                best_data = data
-                best_slot = s
-        if best is None:
-            if not getattr(self.region, "fresh", False):
-                self._damaged(repair)
-            return None
-        self.seq = best.seq
-        self.slot_next = 1 - best_slot
-        self.game_no = best.game_no
-        self.recorded = best.recorded
-        self.stats = best.stats
-        self.settings = best.settings
-        if not best.has_game:
-            return None
-        try:
-            loaded = restore(best, best_data, game)
-        except Exception as err:  # never seen: a bad log is refused by the engine, not raised
-            self.fault = err
-            loaded = None
-            if game is not None:
-                game.new_deal(1)
-        if loaded is None:
-            self._damaged(repair)
-            return None
-        self._see(loaded)
-        if loaded.status() != engine.PLAYING and self.recorded != self.game_no:
-            self._decide(loaded)
-            self.pending += 1
+        rec, loaded, damaged = Slots.read(self, game)
+        if rec is not None:
+            self.game_no = rec.game_no
+            self.recorded = rec.recorded
+            self.stats = rec.stats
+            self.settings = rec.settings
+        if loaded is not None:
+            self._see(loaded)
+            if loaded.status() != engine.PLAYING and self.recorded != self.game_no:
+                self._decide(loaded)
+                self.pending += 1
+        if damaged:
+            self._damaged(loaded, repair)
         return loaded
 
-    def _damaged(self, repair):
+    def _damaged(self, game, repair):
         self.message = DAMAGED
         if repair:
-            self._write(None)  # replace it now, so the message is shown once
+            self._write(game)  # replace it now, so the message is shown once
 
     short_message = DAMAGED_SHORT  # the same news for a narrow message line
 
@@ -277,19 +333,4 @@ class Store:
     def _write(self, game):
         self.pending = 0
         self._mark = -1
-        if not self.enabled:
-            return False
-        if game is not None and record_size(self.stats, game) > self.slot_size:
-            game = None  # a small NVM keeps the statistics only
-        seq = self.seq + 1 if self.seq < SEQ_MAX else 1
-        n = encode(self.buf, seq, self.stats, self.game_no, self.recorded, game, self.order, self.settings)
-        try:
-            self.region.write(self.slot_next * self.slot_size, memoryview(self.buf)[:n])
-        except Exception as err:  # a full disk, a read-only drive, a failing NVM: play on
-            self.error = err
-            return False
-        self.seq = seq
-        self.slot_next ^= 1
-        self.writes += 1
-        self.bytes_written += n
-        return True
+        return Slots.write(self, self.stats, self.game_no, self.recorded, game, self.settings)

@@ -22,10 +22,10 @@ Runs on CPython, MicroPython and CircuitPython; all times are ints in ms below
 2**29.
 """
 
+from sultan import TICKS_MASK as _MASK  # clocks are taken modulo 2**29
 from sultan import const
-from sultan.ticks import MASK as _MASK  # clocks are taken modulo 2**29
-from sultan.ticks import clock as _default_clock
-from sultan.ticks import ticks_diff as _since
+from sultan import tick_clock as _default_clock
+from sultan import ticks_diff as _since
 
 EVENTS = ("place", "refuse", "redeal", "win", "lose", "deal")
 

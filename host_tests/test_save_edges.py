@@ -1,0 +1,189 @@
+"""Saves at the edges (issue 9): a quiet first boot, a damaged newer slot over a good older one,
+sequence numbers that wrap, and the store's two halves (``Slots`` and ``Store``)."""
+
+import pytest
+from sultan.rules import engine
+from sultan.rules.engine import Game
+from sultan.saves import record
+from sultan.saves.nvm import NvmRegion
+from sultan.saves.store import DAMAGED, MemoryRegion, Slots, Store
+from sultan_host.bench.mash import state
+from sultan_host.filesave import FileRegion, open_store
+
+
+def played(deal, steps):
+    g = Game(deal=deal)
+    for _ in range(steps):
+        g.step()
+    return g
+
+
+# ------------------------------------------------------------ a quiet first boot
+
+
+def test_an_erased_region_is_no_save_and_quiet():
+    """A new board's NVM reads all 0xFF: no game, no message, and nothing written (no wear)."""
+    nvm = bytearray(b"\xff" * 8192)
+    st = Store(NvmRegion(nvm))
+    assert st.load() is None and st.message is None and st.fault is None
+    assert st.writes == 0 and nvm == b"\xff" * 8192
+    assert Store(MemoryRegion(data=b"\xff" * 2048)).load() is None  # the same bytes anywhere
+
+
+def test_a_missing_or_empty_file_is_no_save(tmp_path):
+    missing = open_store(str(tmp_path / "none.bin"))
+    assert missing.load() is None and missing.message is None
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    st = open_store(str(empty))
+    assert st.load() is None and st.message is None
+    assert empty.read_bytes() == b""  # a look is not a write
+
+
+@pytest.mark.parametrize("data", [b"SU", b"SU\x01", b"\x00", b"garbage" * 10, b"\x00" * 2048,
+                                  b"\xff" * 1024 + b"\x13" * 1024])
+def test_real_damage_still_says_so(tmp_path, data):
+    """Garbage, a truncated record, zeros, an erased slot beside a garbled one: the message stays."""
+    f = tmp_path / "s.bin"
+    f.write_bytes(data)
+    st = open_store(str(f))
+    assert st.load() is None and st.message == DAMAGED
+    nvm = bytearray(data + b"\xff" * (8192 - len(data)))
+    st = Store(NvmRegion(nvm))
+    assert st.load() is None and st.message == DAMAGED
+
+
+def test_a_bad_crc_is_damage():
+    st = Store(MemoryRegion())
+    st.save(played(3, 20))
+    st.flush()
+    data = bytearray(st.region.data)
+    data[30] ^= 0x40
+    again = Store(MemoryRegion(data=data))
+    assert again.load() is None and again.message == DAMAGED
+
+
+# ------------------------------------------------- a damaged newer slot, an older good one
+
+
+def two_slots():
+    """(region, older game's state, the newer record's slot offset): two good records."""
+    region = MemoryRegion()
+    st = Store(region, max_pending=10**6)
+    g = Game(deal=21)
+    st.save(g)
+    for _ in range(30):
+        g.step()
+        st.save(g)
+    st.flush()
+    older = state(g)
+    for _ in range(10):
+        g.step()
+        st.save(g)
+    st.flush()
+    assert st.writes == 2 and st.slot_next == 0  # slot 0: the older record; slot 1: the newest
+    return region, older, state(g)
+
+
+def spoil_last_move(region, offset):
+    """Make the record at ``offset`` end with an illegal play, its CRC made right again."""
+    rec = record.decode(region.read(offset, 1024))
+    n = rec.log_at + 2 * rec.log_end + 4
+    buf = bytearray(region.read(offset, 1024))
+    at = rec.log_at + 2 * (rec.log_end - 1)
+    buf[at] = engine.A_PLAY
+    buf[at + 1] = 5 << 4 | 7
+    record.crc_into(buf, n - 4, buf, n - 4)
+    assert record.decode(buf) is not None  # the CRC holds: only the replay can tell
+    region.data[offset:offset + 1024] = buf
+
+
+def test_a_newer_slot_that_does_not_replay_gives_way_to_the_older_with_the_message():
+    region, older, newest = two_slots()
+    assert state(Store(MemoryRegion(data=bytes(region.data))).load()) == newest
+    spoil_last_move(region, 1024)
+    st = Store(region)
+    got = st.load()
+    assert got is not None and state(got) == older and st.message == DAMAGED
+    # repaired at once: over the damaged slot, the good one kept; the next power-on is quiet
+    again = Store(region)
+    assert state(again.load()) == older and again.message is None
+    assert record.decode(region.read(0, 1024)).seq == 1 and record.decode(region.read(1024, 1024)).seq == 3
+
+
+def test_a_read_only_look_does_not_repair():
+    region, _, _ = two_slots()
+    spoil_last_move(region, 1024)
+    snapshot = bytes(region.data)
+    st = Store(region)
+    assert st.load(repair=False) is not None and st.message == DAMAGED
+    assert st.slot_next == 1  # the next write goes over the damaged newest, not the good older one
+    assert bytes(region.data) == snapshot
+
+
+def test_both_slots_failing_to_replay_is_a_fresh_start_with_the_message():
+    region, _, _ = two_slots()
+    spoil_last_move(region, 0)
+    spoil_last_move(region, 1024)
+    mine = Game(deal=5)
+    st = Store(region)
+    assert st.load(mine) is None and st.message == DAMAGED
+    assert state(mine) == state(Game(deal=1))  # never half-loaded
+
+
+# ------------------------------------------------------------ sequence numbers that wrap
+
+
+def record_bytes(seq, game):
+    buf = bytearray(record.SLOT_MAX)
+    n = record.encode(buf, seq, Store(None).stats, 1, 0, game, bytearray(95))
+    return bytes(buf[:n]) + b"\xff" * (record.SLOT_MAX - n)
+
+
+@pytest.mark.parametrize("old_seq, new_seq", [(1, 2), (record.SEQ_MAX - 1, record.SEQ_MAX),
+                                              (record.SEQ_MAX, 1), (record.SEQ_MAX - 3, 2)])
+@pytest.mark.parametrize("new_in_slot", [0, 1])
+def test_the_newer_record_wins_across_the_wrap(old_seq, new_seq, new_in_slot):
+    old_game, new_game = played(9, 5), played(9, 25)
+    slots = [record_bytes(old_seq, old_game), record_bytes(new_seq, new_game)]
+    if new_in_slot == 0:
+        slots.reverse()
+    st = Store(MemoryRegion(data=slots[0] + slots[1]))
+    assert state(st.load()) == state(new_game) and st.message is None
+    assert st.slot_next == 1 - new_in_slot  # the next write goes over the older
+
+
+def test_writing_across_the_wrap_keeps_loading_the_newest():
+    region = MemoryRegion()
+    st = Store(region, max_pending=1)
+    st.seq = record.SEQ_MAX - 3  # as if the store had been written 2**30 times
+    g = Game(deal=14)
+    st.save(g)
+    for _ in range(6):
+        g.step()
+        st.save(g)
+        assert state(Store(region).load()) == state(g)
+    assert 1 <= st.seq <= 4  # it wrapped
+
+
+# ------------------------------------------------------------ the two halves
+
+
+def test_slots_read_and_write_records_without_any_policy():
+    region = MemoryRegion()
+    slots = Slots(region)
+    assert slots.read() == (None, None, False)  # erased: no save, not damage
+    g = played(6, 12)
+    stats = Store(None).stats
+    assert slots.write(stats, 1, 0, g, 0b0110) and slots.write(stats, 1, 0, g, 0b0110)
+    assert (slots.writes, slots.seq, slots.slot_next) == (2, 2, 0)
+    rec, loaded, damaged = Slots(region).read()
+    assert state(loaded) == state(g) and not damaged and rec.seq == 2 and rec.settings == 0b0110
+    assert Slots(None).read() == (None, None, False) and not Slots(None).write(stats, 1, 0, g, 0)
+
+
+def test_the_file_region_of_an_empty_file_reads_as_erased(tmp_path):
+    f = tmp_path / "e.bin"
+    f.write_bytes(b"")
+    r = FileRegion(str(f))
+    assert r.read(0, 2048) == b"\xff" * 2048
