@@ -59,6 +59,7 @@ R_GAME_OVER = const(11)
 R_LOG_FULL = const(12)
 R_NOT_THESE_RULES = const(13)
 R_SLOT_TAKEN = const(14)
+R_TALON_EMPTY = const(15)  # classic rules: a redeal with no talon to turn over (PySolFC refuses it)
 
 # Action kinds, used in the move log and in hints.  A hint is packed as
 # kind << 8 | place << 4 | foundation (0 = no move left).
@@ -286,13 +287,19 @@ class Game(Table):
         return self.play(place, w - 1)
 
     def redeal(self):
-        """Gather talon and divan, shuffle them into a new stock, lay the divan."""
+        """Gather talon and divan, shuffle them into a new stock, lay the divan.
+
+        Classic rules: turn the talon over into the stock, unshuffled; refused
+        with an empty talon, as PySolFC's ``WasteTalonStack`` refuses it.
+        """
         if self.placed == cards.STOCK_SIZE:
             return R_GAME_OVER
         if self.stock_count:
             return R_STOCK_NOT_EMPTY
         if self.pass_no >= PASSES:
             return R_NO_REDEAL_LEFT
+        if not self.refill and not self.talon_count:
+            return R_TALON_EMPTY
         if self.moves >= MAX_ACTIONS:
             return R_LOG_FULL
         k = self.pass_no - 1
