@@ -78,9 +78,13 @@ def test_missing_file_and_bad_combinations_are_one_line_errors(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1
 
 
-def test_play_save_replaces_a_corrupt_file_and_keeps_counting_into_a_good_one(tmp_path):
+def test_play_save_refuses_a_strangers_file_and_keeps_counting_into_a_good_one(tmp_path):
     f = tmp_path / "g.sav"
     f.write_bytes(b"\x55" * 700)
+    # Issue 9: a file that is not a save of ours is never overwritten (it was, before).
+    r = cli("play", "--deal", "9", "--auto", "--save", str(f))
+    assert r.returncode == 2 and "not a Sultan save" in r.stderr and f.read_bytes() == b"\x55" * 700
+    f.unlink()
     assert cli("play", "--deal", "9", "--auto", "--save", str(f)).returncode == 0
     first = json.loads(cli("resume", str(f), "--json").stdout)
     assert cli("play", "--deal", "10", "--auto", "--save", str(f)).returncode == 0

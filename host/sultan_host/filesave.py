@@ -1,19 +1,27 @@
-"""Saves in a file, for the desktop simulator and the CLI (written atomically).
+"""Saves in a file, for the desktop simulator and the CLI (written atomically, never over a stranger).
 
-The file holds the same two slots as the device's NVM (``sultan.save``), and
-every write replaces the whole file: the bytes go to ``FILE.tmp``, which is
-flushed, synced and renamed over ``FILE`` (``os.replace``; ``os.rename`` on
-MicroPython), so a reader sees the old file or the new one, never a mix.
+The file holds the same two slots as the device's NVM (``sultan.saves.store``), and
+every write replaces the whole file: the bytes go to a temporary file of a unique
+name beside it, which is flushed, synced, given the file's mode and renamed over
+it (``os.replace``), so a reader sees the old file or the new one, never a mix.
+A symlink is written through, to its target.
 
     from sultan_host.filesave import open_store
     store = open_store()               # in the user's data directory
     store = open_store("game.sav")     # or at a given path
+
+A file given on a command line (``--save FILE``) is first checked with ``check_save_file``:
+only a missing or empty file, or a readable save of ours, is ever written.
 """
 
 import os
+import stat
+import tempfile
 
 from sultan.saves.record import SLOT_MAX
 from sultan.saves.store import MemoryRegion, Store
+
+MAGIC = b"SU"  # sultan.saves.record: every record starts so
 
 
 def default_path():
@@ -43,53 +51,115 @@ def _exists(path):
         return False
 
 
-def _dirname(path):
-    i = path.rfind("/")
-    j = path.rfind("\\")
-    i = i if i > j else j
-    return path[:i] if i > 0 else ""
-
-
-def _makedirs(d):
-    if not d or _exists(d):
-        return
-    _makedirs(_dirname(d))
-    try:
-        os.mkdir(d)
-    except OSError:
-        pass
+def _umask():
+    u = os.umask(0)
+    os.umask(u)
+    return u
 
 
 class FileRegion(MemoryRegion):
     """Two slots in a file, kept in RAM and rewritten whole, atomically, on each write.
 
-    A missing file is an empty (fresh) region.
+    A missing or empty file reads as erased (all 0xFF): no save.  A path that is there
+    but is no regular file (a directory, a FIFO, a device) is never opened: reading
+    and writing it raise OSError, which the store reports as damage and as a write
+    error.  ``make_dirs``: create the file's missing directories on the first write.
     """
 
-    def __init__(self, path, size=2 * SLOT_MAX):
+    def __init__(self, path, size=2 * SLOT_MAX, make_dirs=True):
         MemoryRegion.__init__(self, size)
         self.path = path
+        self.make_dirs = make_dirs
+        self.problem = None  # why the path cannot hold a save, if it cannot
+        try:
+            st = os.stat(path)
+        except OSError:
+            return  # missing: a fresh region
+        if not stat.S_ISREG(st.st_mode):
+            self.problem = "%s is not a regular file" % path
+            self.fresh = False
+            return
         try:
             with open(path, "rb") as f:
                 raw = f.read(size)
-        except OSError:
+        except OSError as e:
+            self.problem = "cannot read %s: %s" % (path, e.strerror)
+            self.fresh = False
             return
-        self.fresh = False  # a file was there: if it holds no valid save, it is damaged
+        self.fresh = not raw  # an empty file is no save; anything else that holds none is damage
         self.data[0:len(raw)] = raw
 
+    def read(self, offset, n):
+        if self.problem:
+            raise OSError(self.problem)
+        return MemoryRegion.read(self, offset, n)
+
     def write(self, offset, data):
+        if self.problem:
+            raise OSError(self.problem)
         MemoryRegion.write(self, offset, data)
-        _makedirs(_dirname(self.path))
-        tmp = self.path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(self.data)
-            f.flush()
-            if hasattr(os, "fsync"):
+        real = os.path.realpath(self.path)  # through a symlink, to its target
+        d = os.path.dirname(real)
+        if self.make_dirs:
+            os.makedirs(d, exist_ok=True)
+        try:
+            mode = stat.S_IMODE(os.stat(real).st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".", suffix=".tmp", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(self.data)
+                f.flush()
                 os.fsync(f.fileno())
-        if hasattr(os, "replace"):
-            os.replace(tmp, self.path)
-        else:  # MicroPython: rename replaces on POSIX
-            os.rename(tmp, self.path)
+            os.chmod(tmp, mode)
+            os.replace(tmp, real)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+def check_save_file(path):
+    """``path`` if a save may be written there, else ValueError with one line saying why.
+
+    Written only when the file is missing (in a directory that exists: none is made),
+    empty, or a readable save of ours (by its magic and its records); never a directory,
+    a FIFO or a device (not opened: nothing hangs), never a stranger's file, never a
+    damaged save (its statistics would be lost).
+    """
+    if not path:
+        raise ValueError("the save file needs a name")
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        d = os.path.dirname(real)
+        if not os.path.isdir(d):
+            raise ValueError("no such directory: %s" % os.path.dirname(os.path.abspath(path))) from None
+        return path
+    except OSError as e:
+        raise ValueError("cannot use %s: %s" % (path, e.strerror)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError("%s is a directory" % path)
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError("%s is not a regular file" % path)
+    if st.st_size == 0:
+        return path
+    try:
+        with open(real, "rb") as f:
+            head = f.read(2 * SLOT_MAX + 1)
+    except OSError as e:
+        raise ValueError("cannot read %s: %s" % (path, e.strerror)) from None
+    if len(head) > 2 * SLOT_MAX or not (head[:2] == MAGIC or head[SLOT_MAX:SLOT_MAX + 2] == MAGIC):
+        raise ValueError("%s is not a Sultan save: left alone" % path)
+    probe = Store(FileRegion(real))
+    probe.load(repair=False)
+    if probe.message and not probe.seq:
+        raise ValueError("%s holds a damaged save: left alone (remove it to start afresh)" % path)
+    return path
 
 
 def open_store(path=None, max_pending=32, idle_ms=10000):

@@ -1,24 +1,25 @@
-"""Saves on the command line: ``play ... --save FILE`` and ``resume FILE`` for tools/sultan_cli.py.
+"""Saves on the command line: ``play ... --save FILE`` and ``resume FILE``.
 
     python3 tools/sultan_cli.py play --deal 7 --auto --stop-at-pass-end --save game.sav
     python3 tools/sultan_cli.py resume game.sav --json            # the same JSON as play
     python3 tools/sultan_cli.py resume game.sav --auto --json     # play on, and save back
 
 FILE is the same two-slot file the desktop simulator keeps (``sultan_host.filesave``),
-with the statistics.  A FILE that holds no valid save: exit 2, one line
-("save data corrupt"), and FILE is left as it was.
+with the statistics.  ``--save`` writes only a missing or empty FILE or a readable save
+of ours (``filesave.check_save_file``): anything else exits 2 and is left as it was.
+``resume`` of a FILE that holds no valid save: exit 2, one line ("save data corrupt", or
+"no game saved" for an empty or erased one), and FILE is left as it was.
 """
 
 import os
+import stat
+import sys
 
 from sultan.saves.store import Store
 
-from sultan_host.filesave import FileRegion
-
-
-def add_play_option(play):
-    play.add_argument("--save", metavar="FILE",
-                      help="save the game (and the statistics) in FILE, as the simulator does")
+from sultan_host.args import UsageError, clip
+from sultan_host.cli.report import emit
+from sultan_host.filesave import FileRegion, check_save_file
 
 
 def add_parsers(sub):
@@ -31,28 +32,46 @@ def add_parsers(sub):
     return r
 
 
-def save_game(path, game, usage_error):
+def check(path):
+    """UsageError unless a save may be written at ``path`` (see ``filesave.check_save_file``)."""
+    try:
+        check_save_file(path)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def save_game(path, game):
     """Write ``game`` into ``path`` as a new game of that file (its statistics kept)."""
-    store = Store(FileRegion(path))
+    check(path)
+    store = Store(FileRegion(path, make_dirs=False))
     store.load(repair=False)  # the statistics already there, if any
     store.new_game(game)
     if not store.flush() and store.error is not None:
-        raise usage_error("cannot write %s: %s" % (path, store.error))
+        raise UsageError("cannot write %s: %s" % (clip(path), store.error))
 
 
-def resume(args, out, emit, usage_error):
+def run(args, out):
+    """The ``resume`` command."""
     if args.stop_at_pass_end and not args.auto:
-        raise usage_error("--stop-at-pass-end needs --auto")
-    if not os.path.exists(args.file):
-        raise usage_error("no such save file: %s" % args.file)
-    store = Store(FileRegion(args.file))
+        raise UsageError("--stop-at-pass-end needs --auto")
+    path = args.file
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        raise UsageError("no such save file: %s" % clip(path)) from None
+    if not stat.S_ISREG(mode):  # a directory, a FIFO, a device: never opened
+        raise UsageError("not a save file: %s" % clip(path))
+    store = Store(FileRegion(path, make_dirs=False))
     game = store.load(repair=False)
     if game is None:
-        raise usage_error("save data corrupt" if store.message else "no game saved in %s" % args.file)
+        raise UsageError("save data corrupt" if store.message else "no game saved in %s" % clip(path))
+    if store.message:  # the newest record was damaged: the one before it is loaded
+        sys.stderr.write("resume: the newest save in %s was damaged; resuming the one before it\n"
+                         % clip(path))
     if args.auto:
         game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
         store.save(game)
         if not store.flush() and store.error is not None:
-            raise usage_error("cannot write %s: %s" % (args.file, store.error))
+            raise UsageError("cannot write %s: %s" % (clip(path), store.error))
     emit(game, args.json, out)
     return 0

@@ -5,11 +5,12 @@
     python3 tools/sultan_cli.py stats --rules seed --deals 1-100000
     python3 tools/sultan_cli.py stats --rules classic --deals 1-2000 --budget 20000
 
-Both spread the deals over ``--jobs`` processes (default: every core) in
-chunks, and draw a progress bar on stderr when stderr is a terminal.  The
-command functions are registered in ``sultan_cli.py``; they take that file's
-``parse_range`` and ``UsageError`` so bad arguments exit with status 2 and one
-line, like every other command.
+Both spread the deals over ``--jobs`` processes (default: every core; never more
+than the chunks of work, nor more than ``JOBS_PER_CORE`` a core) in chunks, and draw
+a progress bar on stderr when stderr is a terminal.  The classic solver's
+``--budget`` is at most ``MAX_BUDGET`` nodes a deal: its memo takes about 165 bytes
+a node, so a worker stays under about 350 MB.  Bad arguments exit with status 2 and
+one line, like every other command (``sultan_host.args``).
 """
 
 import json
@@ -22,8 +23,12 @@ from sultan.rules import engine
 from sultan.rules.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, Game
 
 from sultan_host.analysis import solver as classic_solver
+from sultan_host.args import Once, deal_range, whole
 
 CHUNK = 500  # deals per job handed to a worker (seed); classic chunks are smaller
+CLASSIC_CHUNK = 20
+JOBS_PER_CORE = 2  # the work is all CPU: more processes than this only cost memory
+MAX_BUDGET = 2000000  # solver nodes a deal: ~165 bytes each in the memo, ~350 MB a worker
 Z95 = 1.959963984540054
 
 
@@ -105,6 +110,7 @@ class Progress:
 def run_chunks(fn, lo, hi, jobs, chunk, extra=(), progress=True):
     """Yield the results of ``fn(a, b, *extra)`` over lo..hi in chunks, in deal order."""
     spans = [(a, min(a + chunk - 1, hi)) for a in range(lo, hi + 1, chunk)]
+    jobs = min(jobs, len(spans), JOBS_PER_CORE * (os.cpu_count() or 1))
     bar = Progress(hi - lo + 1) if progress else None
     try:
         if jobs <= 1 or len(spans) == 1:
@@ -155,8 +161,8 @@ def seed_stats(lo, hi, jobs, progress=True):
 
 def classic_stats(lo, hi, jobs, budget, progress=True):
     hint_won = hint_placed = won = lost = unknown = placed = nodes = 0
-    for _n, status, best, nd, hw, hp in run_chunks(classic_solve_chunk, lo, hi, jobs, 20, (budget,),
-                                                    progress=progress):
+    for _n, status, best, nd, hw, hp in run_chunks(classic_solve_chunk, lo, hi, jobs, CLASSIC_CHUNK,
+                                                    (budget,), progress=progress):
         hint_won += hw
         hint_placed += hp
         won += status == classic_solver.WON
@@ -194,7 +200,7 @@ def winnable(rules, lo, hi, jobs, budget=classic_solver.DEFAULT_BUDGET, progress
             if w:
                 yield n
     else:
-        for n, status, *_rest in run_chunks(classic_solve_chunk, lo, hi, jobs, 20, (budget,),
+        for n, status, *_rest in run_chunks(classic_solve_chunk, lo, hi, jobs, CLASSIC_CHUNK, (budget,),
                                             progress=progress):
             if status == classic_solver.WON:
                 yield n
@@ -202,36 +208,29 @@ def winnable(rules, lo, hi, jobs, budget=classic_solver.DEFAULT_BUDGET, progress
 
 # ------------------------------------------------------------------ commands
 def add_parsers(sub):
-    """Add the ``scan`` and ``stats`` subcommands to ``sultan_cli``'s subparsers."""
+    """Add the ``scan`` and ``stats`` commands to the CLI's subparsers."""
     for name, text in (("scan", "list the winnable deals of a range"),
-                       ("stats", "win rate (95% Wilson interval) and mean cards placed over a range")):
+                       ("stats", "win rate (95%% Wilson interval) and mean cards placed over a range")):
         p = sub.add_parser(name, help=text)
-        p.add_argument("--deals", type=str, required=True, help="range A-B")
-        p.add_argument("--rules", choices=RULES_NAMES, default="seed",
+        p.add_argument("--deals", action=Once, required=True, help="range A-B")
+        p.add_argument("--rules", action=Once, choices=RULES_NAMES, default="seed",
                        help="seed (canonical autoplay) or classic (hint policy and solver)")
-        p.add_argument("--jobs", type=str, default=None, help="worker processes (default: every core)")
-        p.add_argument("--budget", type=str, default=None,
-                       help="classic solver: nodes per deal (default %d)" % classic_solver.DEFAULT_BUDGET)
+        p.add_argument("--jobs", action=Once, default=None,
+                       help="worker processes (default: every core; at most the chunks of work and %d a core)"
+                       % JOBS_PER_CORE)
+        p.add_argument("--budget", action=Once, default=None,
+                       help="classic solver: nodes per deal, 1..%d (default %d; ~165 bytes a node)"
+                       % (MAX_BUDGET, classic_solver.DEFAULT_BUDGET))
         if name == "stats":
             p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
 
 
-def _positive(text, what, usage_error):
-    try:
-        n = int(text)
-    except ValueError:
-        raise usage_error("%s must be a whole number, not %r" % (what, text)) from None
-    if n < 1:
-        raise usage_error("%s must be at least 1, not %d" % (what, n))
-    return n
-
-
-def run(args, out, parse_range, usage_error):
-    """The ``scan``/``stats`` command (``sultan_cli`` passes its range parser and UsageError)."""
-    lo, hi = parse_range(args.deals)
-    jobs = (os.cpu_count() or 1) if args.jobs is None else _positive(args.jobs, "--jobs", usage_error)
-    budget = classic_solver.DEFAULT_BUDGET if args.budget is None else _positive(
-        args.budget, "--budget", usage_error)
+def run(args, out):
+    """The ``scan`` and ``stats`` commands."""
+    lo, hi = deal_range(args.deals)
+    jobs = (os.cpu_count() or 1) if args.jobs is None else whole(args.jobs, "--jobs", 1, 10**6)
+    budget = classic_solver.DEFAULT_BUDGET if args.budget is None else whole(
+        args.budget, "--budget", 1, MAX_BUDGET)
     rules = RULES_NAMES.index(args.rules)
     if args.command == "scan":
         for n in winnable(rules, lo, hi, jobs, budget):

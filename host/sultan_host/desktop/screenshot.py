@@ -1,23 +1,17 @@
 """Render the game screen headlessly to a PNG.
 
-    python tools/screenshot.py --deal 7 --size 160x128 --keys "RIGHT A" --out shot.png
+    python tools/screenshot.py --deal 7 --size 160x128 --keys "RIGHT A" --out build/shot.png
 
-Bad arguments: one line on stderr, exit status 2.
+Bad arguments (a bad output path too: not .png, empty, a directory, no such directory):
+one line on stderr, exit status 2, checked before anything is drawn (``sultan_host.args``).
 """
 
-import argparse
-import os
 import sys
 
 from sultan_host import scripted
+from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_line, png_out, whole
 
 SIZES = ("160x128", "320x240")
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        sys.stderr.write("screenshot: %s\n" % message)
-        sys.exit(2)
 
 
 def render(deal, size, script="", scale=1):
@@ -36,31 +30,37 @@ def render(deal, size, script="", scale=1):
     return img, ctrl
 
 
-def main(argv=None):
-    p = _Parser(prog="screenshot", description="Render the Sultan screen to a PNG.")
-    p.add_argument("--deal", type=int, default=1, help="deal number 1..999999999 (default 1)")
-    p.add_argument("--size", default="160x128", help="160x128 or 320x240")
-    p.add_argument("--keys", default="", help='key names played first, e.g. "RIGHT A B"')
-    p.add_argument("--scale", type=int, default=1, help="enlarge the PNG (nearest neighbour)")
-    p.add_argument("--out", required=True, help="the PNG to write")
+def parse_args(argv=None):
+    """The options, every one checked (UsageError on the first that is wrong)."""
+    p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG.")
+    p.add_argument("--deal", action=Once, default="1", help="deal number 1..999999999 (default 1)")
+    p.add_argument("--size", action=Once, default="160x128", choices=SIZES, help="160x128 or 320x240")
+    p.add_argument("--keys", action=Once, default="", help='key names played first, e.g. "RIGHT A B"')
+    p.add_argument("--scale", action=Once, default="1", help="enlarge the PNG 1..8 times (nearest neighbour)")
+    p.add_argument("--out", action=Once, required=True, help="the PNG to write")
     a = p.parse_args(argv)
-    if not 1 <= a.deal <= 999999999:
-        p.error("--deal must be 1..999999999, not %d" % a.deal)
-    if a.size not in SIZES:
-        p.error("--size must be one of %s, not %r" % (", ".join(SIZES), a.size))
-    if not 1 <= a.scale <= 8:
-        p.error("--scale must be 1..8")
-
+    a.deal = deal_number(a.deal, "--deal")
+    a.scale = whole(a.scale, "--scale", 1, 8)
+    png_out(a.out)
     try:
-        scripted.parse_keys(a.keys)
+        a.n_keys = len(scripted.parse_keys(a.keys))
     except ValueError as e:
-        p.error(str(e))
-    out_dir = os.path.dirname(os.path.abspath(a.out))
-    if not os.path.isdir(out_dir):
-        p.error("no such directory: %s" % out_dir)
-    img, ctrl = render(a.deal, a.size, a.keys, a.scale)
-    img.save(a.out)
-    print("wrote %s (deal %d, %s, %d keys)" % (a.out, a.deal, a.size, len(scripted.parse_keys(a.keys))))
+        raise UsageError(str(e)) from None
+    return a
+
+
+def main(argv=None):
+    try:
+        a = parse_args(argv)
+        img, _ctrl = render(a.deal, a.size, a.keys, a.scale)
+        try:
+            img.save(a.out, format="PNG")
+        except (OSError, ValueError) as e:
+            raise UsageError("cannot write %s: %s" % (clip(a.out), clip(e, 200))) from None
+    except UsageError as e:
+        sys.stderr.write("screenshot: %s\n" % one_line(e))
+        return 2
+    print("wrote %s (deal %d, %s, %d keys)" % (a.out, a.deal, a.size, a.n_keys))
     return 0
 
 

@@ -2,27 +2,24 @@
 
     make sim                                   # a 160x128 PyBadge screen, 4x
     make sim ARGS="--size 320x240 --zoom 2"    # the Wokwi ILI9341 layout
-    SDL_VIDEODRIVER=dummy make sim ARGS="--frames 50 --keys 'RIGHT A' --screenshot out.png"
+    SDL_VIDEODRIVER=dummy make sim ARGS="--frames 50 --keys 'RIGHT A' --screenshot build/out.png"
 
 Keys: arrows = D-pad, Z = A, X = B, Enter = START, Space = SELECT, Esc = quit.
-With no display (no DISPLAY / WAYLAND_DISPLAY and no SDL_VIDEODRIVER) it says so
-in one line and exits 0 instead of hanging.
+Closing the window, Esc, Ctrl-C and SIGTERM all save and quit.  With no display
+(no DISPLAY / WAYLAND_DISPLAY and no SDL_VIDEODRIVER) it says so in one line and
+exits 0 instead of hanging.  Bad arguments: one line on stderr, exit status 2,
+checked before anything is played or written (``sultan_host.args``).
 """
 
-import argparse
 import os
+import signal
 import sys
 
 from sultan_host import scripted
+from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_line, png_out, whole
 
 TITLE = "Sultan - arrows: D-pad  Z: A  X: B  Enter: START  Space: SELECT  Esc: quit"
 SIZES = ("160x128", "320x240")
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        sys.stderr.write("sim: %s\n" % message)
-        sys.exit(2)
 
 
 def no_display():
@@ -100,6 +97,10 @@ class PygameKeys:
         }
         self.events = self
 
+    def stop(self, *_signal):
+        """End the game loop at its next turn (Ctrl-C: the store is flushed as on closing)."""
+        self.exhausted = True
+
     def get(self):
         if len(self.queue):
             return self.queue.get()
@@ -114,30 +115,64 @@ class PygameKeys:
         return self.queue.get()
 
 
-def main(argv=None):
-    p = _Parser(prog="sim", description="Play Sultan in a window (Blinka displayio + pygame).")
-    p.add_argument("--deal", type=int, default=None, help="deal number (default: random)")
-    p.add_argument("--size", default="160x128", help="160x128 (PyBadge) or 320x240 (Wokwi ILI9341)")
-    p.add_argument("--zoom", type=int, default=4, help="window scale (default 4)")
-    p.add_argument("--keys", default="", help='key names played first, e.g. "RIGHT A"')
-    p.add_argument("--frames", type=int, default=None, help="stop after this many loop turns")
-    p.add_argument("--screenshot", default=None, help="write the window to this PNG at the end")
-    p.add_argument("--save", default=None, metavar="FILE",
+def parse_args(argv=None):
+    """The options, every one checked (UsageError on the first that is wrong)."""
+    p = Parser(prog="sim", description="Play Sultan in a window (Blinka displayio + pygame).")
+    p.add_argument("--deal", action=Once, default=None, help="deal number (default: random)")
+    p.add_argument("--size", action=Once, default="160x128", choices=SIZES,
+                   help="160x128 (PyBadge) or 320x240 (Wokwi ILI9341)")
+    p.add_argument("--zoom", action=Once, default="4", help="window scale 1..8 (default 4)")
+    p.add_argument("--keys", action=Once, default="", help='key names played first, e.g. "RIGHT A"')
+    p.add_argument("--frames", action=Once, default=None, help="stop after this many loop turns (0 or more)")
+    p.add_argument("--screenshot", action=Once, default=None, help="write the window to this PNG at the end")
+    p.add_argument("--save", action=Once, default=None, metavar="FILE",
                    help="resume from and save to FILE (default: sultan/save.bin in the user data dir, "
-                        "only for a plain interactive run: not with --deal or --frames)")
+                        "only for a plain interactive run: not with --deal or --frames); FILE must be "
+                        "missing, empty or a save of ours")
     p.add_argument("--no-save", action="store_true", help="play without resuming or saving")
     a = p.parse_args(argv)
-    if a.size not in SIZES:
-        p.error("--size must be one of %s" % ", ".join(SIZES))
-    if a.deal is not None and not 1 <= a.deal <= 999999999:
-        p.error("--deal must be 1..999999999")
-    if not 1 <= a.zoom <= 8:
-        p.error("--zoom must be 1..8")
+    a.deal = None if a.deal is None else deal_number(a.deal, "--deal")
+    a.zoom = whole(a.zoom, "--zoom", 1, 8)
+    a.frames = None if a.frames is None else whole(a.frames, "--frames", 0, 10**9)
+    if a.screenshot is not None:
+        png_out(a.screenshot, "--screenshot")
+    if a.save is not None:
+        from sultan_host.filesave import check_save_file
 
+        if a.no_save:
+            raise UsageError("--save and --no-save together: choose one")
+        try:
+            check_save_file(a.save)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     try:
         scripted.parse_keys(a.keys)
     except ValueError as e:
-        p.error(str(e))
+        raise UsageError(str(e)) from None
+    return a
+
+
+def open_save(a):
+    """The store the run resumes from and saves to, or None."""
+    from sultan.saves.store import Store
+
+    from sultan_host.filesave import FileRegion, open_store
+
+    if a.no_save:
+        return None
+    if a.save is not None:
+        return Store(FileRegion(a.save, make_dirs=False))
+    if a.deal is None and a.frames is None:
+        return open_store()  # the user's data directory: the game comes back next time
+    return None
+
+
+def main(argv=None):
+    try:
+        a = parse_args(argv)
+    except UsageError as e:
+        sys.stderr.write("sim: %s\n" % one_line(e))
+        return 2
     if no_display():
         print("sim: no display here (no DISPLAY/WAYLAND_DISPLAY); run with SDL_VIDEODRIVER=dummy "
               "and --frames N --screenshot out.png for a headless run")
@@ -148,19 +183,30 @@ def main(argv=None):
     display = make_display(w, h, a.zoom)
     source = PygameKeys(display, a.keys)
     display.present()
-    store = None
-    if not a.no_save and (a.save or (a.deal is None and a.frames is None)):
-        from sultan_host.filesave import open_store  # the game comes back next time (README: reliability)
-
-        store = open_store(a.save)
-    app.run(display, source, board_id="desktop_sim", deal=a.deal, frames=a.frames, idle=0.01, store=store)
+    store = open_save(a)
+    previous = signal.signal(signal.SIGINT, source.stop)  # Ctrl-C: save and quit, as closing does
+    try:
+        app.run(display, source, board_id="desktop_sim", deal=a.deal, frames=a.frames, idle=0.01, store=store)
+    except KeyboardInterrupt:  # one that came before the handler: what was played is still saved
+        if store is not None:
+            store.flush()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    code = 0
+    if store is not None and store.error is not None:
+        sys.stderr.write("sim: cannot save: %s\n" % clip(store.error, 200))
+        code = 1
     if a.screenshot:
-        display.save(a.screenshot)
-        print("sim: wrote %s" % a.screenshot)
+        try:
+            display.save(a.screenshot)
+            print("sim: wrote %s" % a.screenshot)
+        except Exception as e:  # pygame.error, OSError: the game is saved already
+            sys.stderr.write("sim: cannot write %s: %s\n" % (clip(a.screenshot), clip(e, 200)))
+            code = 2
     import pygame
 
     pygame.quit()
-    return 0
+    return code
 
 
 if __name__ == "__main__":

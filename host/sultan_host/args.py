@@ -1,0 +1,96 @@
+"""Command-line arguments for the host tools: anything wrong is one line and exit status 2.
+
+Shared by the CLI (``sultan_host.cli``), the simulator and the screenshot tool, so that
+they read numbers, deal ranges and output paths alike:
+
+- numbers are ASCII digits only: no sign, no ``1_000``, no ``٣`` or ``３`` (Python's
+  ``int()`` takes all of those);
+- an option given twice (``--deal 7 --deal 8``) is an error, not "the last one wins";
+- nothing the user typed is echoed back longer than ``CLIP`` characters.
+"""
+
+import argparse
+import os
+
+from sultan.rules.engine import MAX_DEAL
+
+CLIP = 40  # the most of one argument an error message shows
+
+
+class UsageError(Exception):
+    """A bad command-line argument: reported in one line, exit status 2."""
+
+
+def clip(text, limit=CLIP):
+    """``text`` as an error message may show it: one line, at most ``limit`` characters (and its length)."""
+    s = str(text).replace("\r", " ").replace("\n", " ")
+    if len(s) <= limit:
+        return s
+    return "%s... (%d characters)" % (s[:limit - 10], len(s))
+
+
+def one_line(message):
+    """An error message on one line, every long word in it clipped (argparse repeats arguments)."""
+    return " ".join(clip(w) for w in str(message).split())
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors raise UsageError (the caller prints one line and exits 2)."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+class Once(argparse.Action):
+    """Store an option's value, refusing the option twice (``--deal 7 --deal 8``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", set())
+        if self.dest in given:
+            raise UsageError("%s given twice" % option_string)
+        given.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
+def whole(text, what, lo, hi):
+    """The whole number ``text`` (ASCII digits only) in lo..hi, else UsageError."""
+    if not (text.isascii() and text.isdigit()):
+        raise UsageError("%s must be a whole number, not %r" % (what, clip(text)))
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(hi)) or not lo <= int(digits) <= hi:
+        raise UsageError("%s must be %d..%d, not %s" % (what, lo, hi, clip(text)))
+    return int(digits)
+
+
+def deal_number(text, what="deal"):
+    """A deal number 1..MAX_DEAL."""
+    return whole(text, what, 1, MAX_DEAL)
+
+
+def deal_range(text):
+    """``A-B`` -> (A, B) with 1 <= A <= B <= MAX_DEAL."""
+    a, sep, b = text.partition("-")
+    if not sep:
+        raise UsageError("deal range must look like A-B, not %r" % clip(text))
+    lo, hi = deal_number(a), deal_number(b)
+    if lo > hi:
+        raise UsageError("deal range %s is empty (A must not exceed B)" % clip(text))
+    return lo, hi
+
+
+def png_out(path, what="--out"):
+    """Check that a PNG may be written at ``path`` before any work is done; UsageError if not."""
+    if not path:
+        raise UsageError("%s needs a file name" % what)
+    if not path.lower().endswith(".png"):
+        raise UsageError("%s must name a .png file, not %r" % (what, clip(path)))
+    if os.path.isdir(path):
+        raise UsageError("%s is a directory: %s" % (what, clip(path)))
+    d = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(d):
+        raise UsageError("no such directory: %s" % clip(d))
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise UsageError("%s is not a regular file: %s" % (what, clip(path)))
+    if not os.access(d, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError("cannot write %s" % clip(path))
+    return path
