@@ -48,11 +48,15 @@ clean:
 
 # ---------------------------------------------------------------- firmware (issue 4)
 CP ?= 9
-# the firmware and bootrom are never in git; by default they are looked for in vendor-local/
-CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2)))
+# the firmware and bootrom are never in git; by default they are looked for in vendor-local/,
+# the UF2 of CircuitPython $(CP).x (CP=8: the 8.2.7 one, CP=9: 9.2.8)
+CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*-$(CP).*.uf2)))
 RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/bootrom*.js))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
-.PHONY: build deploy wokwi wokwi-web emulate emulate-deps typecheck
+.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device typecheck
+# emulator test options (a settings.toml on the image; see docs/firmware.md):
+# SIZE=160x128 (the ILI9341 as a 160x128 window: the PyBadge layout), DEAL=n, MEMTRACE=1
+WOKWI_TEST_OPTS = $(if $(SIZE),--size $(SIZE)) $(if $(DEAL),--deal $(DEAL)) $(if $(MEMTRACE),--memtrace)
 
 ## make build [CP=8|9|10] [PY_ONLY=1] [MPY_CROSS=path]: build/CIRCUITPY for that CircuitPython
 build: $(STAMP)
@@ -62,10 +66,10 @@ build: $(STAMP)
 deploy: build
 	$(BIN)/python tools/deploy_circuitpy.py $(if $(CIRCUITPY),--to "$(CIRCUITPY)")
 
-## make wokwi CIRCUITPYTHON_UF2=<Pico CircuitPython .uf2>: build/wokwi/sultan.uf2, the image wokwi.toml names
+## make wokwi [CP=9|8 | CIRCUITPYTHON_UF2=<Pico CircuitPython .uf2>]: build/wokwi/sultan.uf2, the image wokwi.toml names
 wokwi: $(STAMP)
-	@test -n "$(CIRCUITPYTHON_UF2)" || { echo "usage: make wokwi CIRCUITPYTHON_UF2=<the Pico's CircuitPython .uf2> (or put it in vendor-local/)"; exit 2; }
-	$(BIN)/python tools/wokwi_image.py uf2 --circuitpython "$(CIRCUITPYTHON_UF2)" $(if $(PY_ONLY),--py-only) $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)")
+	@test -n "$(CIRCUITPYTHON_UF2)" || { echo "usage: make wokwi CIRCUITPYTHON_UF2=<the Pico's CircuitPython .uf2> (or put the CircuitPython $(CP).x one in vendor-local/)"; exit 2; }
+	$(BIN)/python tools/wokwi_image.py uf2 --circuitpython "$(CIRCUITPYTHON_UF2)" $(if $(PY_ONLY),--py-only) $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)") $(WOKWI_TEST_OPTS)
 
 ## make wokwi-web: build/wokwi-web, files for a wokwi.com CircuitPython project
 wokwi-web: $(STAMP)
@@ -76,11 +80,20 @@ $(EMULATE_DEPS): tools/emulate/package.json tools/emulate/package-lock.json
 	touch $@
 emulate-deps: $(EMULATE_DEPS)
 
-## make emulate CIRCUITPYTHON_UF2=... RP2040_BOOTROM=... [SCENARIO=wokwi/scenario.yaml | KEYS="RIGHT A"]
+## make emulate [CP=9|8] [SIZE=160x128] [DEAL=7] [SCENARIO=wokwi/scenario.yaml | KEYS="RIGHT A"] [COMPARE=1]
+##   (COMPARE=1 with DEAL and KEYS: each screenshot against tools/screenshot.py's, in RGB565)
 emulate: wokwi $(EMULATE_DEPS)
 	@test -n "$(RP2040_BOOTROM)" || { echo "usage: make emulate CIRCUITPYTHON_UF2=... RP2040_BOOTROM=<bootrom .bin or bootrom.js>"; exit 2; }
-	node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom "$(RP2040_BOOTROM)" \
+	@test -z "$(COMPARE)" || test -n "$(DEAL)" -a -n "$(KEYS)" || { echo "usage: make emulate COMPARE=1 DEAL=n KEYS=\"...\" [SIZE=160x128]"; exit 2; }
+	rm -rf build/emulate
+	node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom "$(RP2040_BOOTROM)" $(if $(SIZE),--window $(SIZE)) \
 	  $(if $(KEYS),--keys "$(KEYS)",--scenario $(or $(SCENARIO),wokwi/scenario.yaml)) --out build/emulate
+	$(if $(COMPARE),$(BIN)/python tools/emulate/compare_png.py --shots build/emulate --deal $(DEAL) --size $(or $(SIZE),320x240) --keys "$(KEYS)")
+
+## make bench-device [DEAL=7] [SOAK=300]: the game on CircuitPython 9.2.8 and 8.2.7 (vendor-local/) in the
+## emulator at 320x240 and 160x128: mem_free, start-up, key latencies and pixels, one table (SOAK: random keys)
+bench-device: $(STAMP) $(EMULATE_DEPS)
+	$(BIN)/python tools/emulate/bench_device.py $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK))
 
 ## make typecheck: mypy of firmware/ and lib/ against circuitpython-stubs and each board's pins
 typecheck: $(STAMP)

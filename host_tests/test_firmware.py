@@ -354,3 +354,44 @@ def test_typecheck_catches_a_misspelt_api(tmp_path):
             env=env,
         )
         assert proc.returncode == 1 and "error:" in proc.stdout, proc.stdout
+
+
+def test_code_py_test_settings():
+    """code.py reads the emulator's test settings from settings.toml (os.getenv): a test profile,
+    the deal, the memory trace; unset (every real board) changes nothing."""
+    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+        tree = ast.parse(f.read())
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "setting")
+    env = {"SULTAN_DEAL": 7, "SULTAN_SIZE": "160x128"}
+
+    class FakeOs:
+        @staticmethod
+        def getenv(name):
+            return env.get(name)
+
+    ns = {"os": FakeOs}
+    exec(compile(ast.Module(body=[fn], type_ignores=[]), "code.py", "exec"), ns)
+    assert ns["setting"]("SULTAN_DEAL") == "7" and ns["setting"]("SULTAN_PROFILE") is None
+    main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
+    names = {
+        c.args[0].value
+        for c in ast.walk(main)
+        if isinstance(c, ast.Call) and getattr(c.func, "id", "") == "setting"
+    }
+    assert names == {"SULTAN_PROFILE", "SULTAN_DEAL", "SULTAN_MEMTRACE"}
+    run = next(c for c in ast.walk(main) if isinstance(c, ast.Call) and getattr(c.func, "attr", "") == "run")
+    assert "deal" in [k.arg for k in run.keywords]
+
+
+def test_window_profile_is_a_test_profile_with_no_pins():
+    """The emulator's 160x128 window profile lives in tools/emulate, never on a board's build, and takes
+    its pins from the Pico profile."""
+    path = os.path.join(ROOT, "tools", "emulate", "profile_pico_window.py")
+    with open(path) as f:
+        src = f.read()
+    assert not re.search(r"\bboard\.", src), "pins belong in firmware/profile_*.py"
+    assert "import profile_pico_ili9341 as pico" in src and "pico.LCD_SCK" in src
+    assert "def make_display" in src and "make_keys = pico.make_keys" in src
+    assert not os.path.exists(os.path.join(ROOT, "firmware", "profile_pico_window.py"))
+    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+        assert "profile_pico_window" not in f.read()

@@ -27,7 +27,21 @@ import shutil
 import subprocess
 import sys
 
-import build_circuitpy  # tools/ is the script's own folder, first on the path
+
+def _sibling(name):
+    """tools/<name>.py as a module, however this file was loaded (as a script or by path)."""
+    if name not in sys.modules:
+        import importlib.util
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        spec = importlib.util.spec_from_file_location(name, os.path.join(here, name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+build_circuitpy = _sibling("build_circuitpy")
 
 ROOT = build_circuitpy.ROOT
 FLASH_BASE = 0x10000000
@@ -36,11 +50,18 @@ PICO_BOARD = "raspberry_pi_pico"
 EMULATE = os.path.join(ROOT, "tools", "emulate")
 WINDOW_PROFILE = "profile_pico_window"  # the emulator's test profile (tools/emulate)
 MAX_DEAL = 999_999_999
-# What a bare code.py prints (the start-up baseline of tools/emulate/bench_device.py)
+# What a bare code.py prints (the start-up baseline of tools/emulate/bench_device.py): its heap, and
+# how long after its start it printed (it waits for the USB host: output before that is lost).
 BARE_CODE = (
+    "import supervisor\n"
+    "t0 = supervisor.ticks_ms()\n"
     "import gc\n"
     "gc.collect()\n"
-    'print("SULTAN BARE heap=%d mem_free=%d" % (gc.mem_free() + gc.mem_alloc(), gc.mem_free()))\n'
+    "free, used = gc.mem_free(), gc.mem_alloc()\n"
+    "while not supervisor.runtime.serial_connected:\n"
+    "    pass\n"
+    'print("SULTAN BARE heap=%d mem_free=%d waited_ms=%d" % (free + used, free, '
+    "(supervisor.ticks_ms() - t0) & 0x3FFFFFFF))\n"
 )
 
 
@@ -133,6 +154,14 @@ def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, q
             )
         except build_circuitpy.BuildError as e:
             raise SystemExit("build: %s" % e) from e
+    lay_uf2(circuitpython_uf2, tree, out, quiet)
+    if not quiet:
+        print("wrote %s (boot it with the Wokwi CLI or: make emulate)" % os.path.relpath(out, ROOT))
+    return version
+
+
+def lay_uf2(circuitpython_uf2, tree, out, quiet=False):
+    """One UF2: the firmware, then ``tree`` as the FAT filesystem at flash offset 0x100000."""
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     folder2uf2 = os.path.join(os.path.dirname(sys.executable), "folder2uf2")
     cmd = [
@@ -151,9 +180,6 @@ def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, q
         tree,
     ]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL if quiet else None)
-    if not quiet:
-        print("wrote %s (boot it with the Wokwi CLI or: make emulate)" % os.path.relpath(out, ROOT))
-    return version
 
 
 def diagram_circuitpython(diagram=None):

@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+"""The device benchmark: the Wokwi build on real CircuitPython in the RP2040 emulator, one table.
+
+    python tools/emulate/bench_device.py [--bootrom vendor-local/bootrom.js] [--firmware CP.uf2 ...]
+        [--sizes 320x240,160x128] [--deal 7] [--soak N [--seed S]] [--jobs 2] [--out build/bench-device]
+
+For each CircuitPython UF2 (default: the newest 9.x and 8.x Pico UF2s in vendor-local/) and each size
+(160x128 through the emulator's test profile, see tools/wokwi_image.py --size), it boots the game on
+deal ``--deal`` and plays one fixed key plan, then prints one table of:
+
+* ``mem_free`` at ``SULTAN READY``, and the whole heap (a bare code.py's ``mem_free + mem_alloc``);
+* start-up: from a bare code.py's serial line to the game's ``SULTAN READY``, both on the same
+  firmware and counted from reset in simulated time (the firmware's own boot cancels out);
+* per key kind, from the keypad scan that latches the press (keypad scans every 20 ms: a real
+  thumb adds 0-20 ms) to the key's ``SULTAN key=`` line, written after the display refresh:
+  min / median / max in simulated ms, and the median RAMWR pixels the ILI9341 received.
+
+The key plan is made on the host by the game's own Controller (lib/sultan), which also names each
+key's kind (cursor move, turn, select, play, menu open/scroll/close, page open/close, digit editor,
+redeal, new deal, won/lost panel) and predicts each ``SULTAN key=`` line; a device line that differs
+is reported.  The stock is emptied for the redeal by a burst of START presses, left out of the figures.
+``--soak N`` adds a run of N seeded random keys (on CircuitPython 9 at 320x240, the tightest heap)
+that must end with no MemoryError and every key answered.
+
+It prints figures; it asserts nothing about them.  Everything runs in simulated time: wall-clock
+speed (about 1/2 to 1/8 of real time) does not change a figure.
+"""
+
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def _tool(name):
+    """tools/<name>.py as a module (the firmware tools are scripts; they import each other by name)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "tools", name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+_tool("build_circuitpy")
+wokwi_image = _tool("wokwi_image")
+
+DEFAULT_OUT = os.path.join(ROOT, "build", "bench-device")
+UF2_GLOB = "adafruit-circuitpython-raspberry_pi_pico-*-%d.*.uf2"
+KINDS = (
+    "cursor move",
+    "turn",
+    "select",
+    "play",
+    "cancel",
+    "menu open",
+    "menu scroll",
+    "menu close",
+    "page open",
+    "page close",
+    "digit editor open",
+    "digit change",
+    "digit editor close",
+    "redeal",
+    "new deal",
+    "won/lost panel",
+)
+
+
+class ArgParser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, "bench_device: %s\n" % message[:300])
+
+
+# ------------------------------------------------------------------ the key plan (host)
+class Model:
+    """The game's Controller on the host, fed the same keys as the device."""
+
+    def __init__(self, deal):
+        try:
+            from sultan.ui import controller as C
+            from sultan.ui import keys as K
+        except ImportError:  # before the lib/sultan subpackages
+            from sultan import controller as C  # type: ignore[no-redef]
+            from sultan import keys as K  # type: ignore[no-redef]
+        try:
+            from sultan.rules import engine as E
+        except ImportError:
+            from sultan import engine as E  # type: ignore[no-redef]
+        try:  # the menu's item numbers (M_*): sultan.ui.menu, or the controller before it
+            from sultan.ui import menu as Mn
+        except ImportError:
+            Mn = C
+        self.C, self.K, self.E, self.Mn = C, K, E, Mn
+        game = E.Game(deal=deal, rules=C.settings_rules(0))
+        self.ctrl = C.Controller(game, lambda: 1, False, None, 0)
+        self.number = {name: i for i, name in enumerate(K.NAMES)}
+
+    def state(self):
+        c, g = self.ctrl, self.ctrl.game
+        return {
+            "mode": c.mode,
+            "cursor": c.cursor,
+            "selected": c.selected,
+            "placed": g.placed,
+            "pass": g.pass_no,
+        }
+
+    def line(self, name):
+        g = self.ctrl.game
+        return "SULTAN key=%s placed=%d pass=%d status=%s" % (
+            name,
+            g.placed,
+            g.pass_no,
+            self.E.STATUS_NAMES[g.status()],
+        )
+
+    def press(self, name):
+        """Press ``name`` on the model; returns (kind, predicted SULTAN key= line)."""
+        C = self.C
+        before = self.state()
+        self.ctrl.press(self.number[name])
+        after = self.state()
+        event = self.ctrl.event
+        bm, am = before["mode"], after["mode"]
+        if am == C.OVER and bm != C.OVER:
+            kind = "won/lost panel"
+        elif event == "redeal":
+            kind = "redeal"
+        elif event == "deal":
+            kind = "new deal"
+        elif bm == C.PLAY:
+            if name in ("UP", "DOWN", "LEFT", "RIGHT"):
+                kind = "cursor move"
+            elif event == "place":
+                kind = "play"
+            elif am == C.MENU:
+                kind = "menu open"
+            elif name == "B":
+                kind = "cancel" if before["selected"] != after["selected"] else "undo"
+            elif name == "A" and after["selected"] != before["selected"] and after["selected"] != C.NONE:
+                kind = "select"
+            elif name in ("START", "A") and after["pass"] == before["pass"] and event != "refuse":
+                kind = "turn"
+            else:
+                kind = "refused"
+        elif bm == C.MENU:
+            if am == C.MENU:
+                kind = "menu scroll"
+            elif self.is_page(am):
+                kind = "page open"
+            elif am == C.DEAL:
+                kind = "digit editor open"
+            elif am == C.PLAY and name in ("B", "SELECT"):
+                kind = "menu close"
+            else:
+                kind = "menu item"
+        elif self.is_page(bm):
+            kind = "page close"
+        elif bm == C.DEAL:
+            kind = "digit change" if am == C.DEAL else "digit editor close"
+        else:
+            kind = "panel key"
+        return kind, self.line(name)
+
+    def is_page(self, mode):
+        """A text page (Rules, Statistics, ...): any mode but play, menu, digit editor, panel."""
+        C = self.C
+        return mode not in (C.PLAY, C.MENU, C.DEAL, C.OVER)
+
+    def menu_to(self, item):
+        """Keys that move the open menu's marker to ``item`` (an M_* number), the short way."""
+        items = self.ctrl.items
+        n = len(items)
+        i = items.index(item)
+        down = (i - self.ctrl.menu_index) % n
+        return ["DOWN"] * down if down <= n - down else ["UP"] * (n - down)
+
+
+def plan(deal):
+    """[(key word for emulate.js, kind, predicted line or None)]: the benchmark's key plan."""
+    m = Model(deal)
+    C, Mn = m.C, m.Mn
+    out = []
+
+    def press(*names):
+        for name in names:
+            kind, line = m.press(name)
+            out.append((name, kind, line))
+
+    press("RIGHT", "DOWN", "LEFT", "UP", "RIGHT", "RIGHT")
+    press("START", "START", "START")
+    # select and play: the nearest card (by cursor moves) that goes home; turn more if none does
+    for _ in range(30):
+        path = _find_play(deal, [w for w, _k, _l in out])
+        if path is not None:
+            press(*path)
+            break
+        press("START")
+    # select, then cancel
+    if m.ctrl.cursor < C.TALON and m.ctrl.game.card_at(m.ctrl.cursor):
+        press("A")
+        if out[-1][1] == "select":
+            press("B")
+    # the menu: open, scroll, close
+    press("SELECT", "DOWN", "DOWN", "DOWN", "UP", "UP", "UP", "B")
+    # the pages
+    for item in (Mn.M_RULES, Mn.M_STATS):
+        press("SELECT", *m.menu_to(item))
+        press("A", "B")
+    # the digit editor
+    press("SELECT", *m.menu_to(Mn.M_CHOOSE))
+    press("A", "UP", "LEFT", "DOWN", "B")
+    # empty the stock (a burst, not timed), then the redeal
+    turns = _turns_to_redeal(deal, [w for w, _k, _l in out])
+    if turns is not None:
+        if turns > 1:
+            for _ in range(turns - 1):
+                m.press("START")
+            out.append(("START*%d!" % (turns - 1), "burst", None))
+        press("START")
+        press("START", "START")
+    # a new random deal (the device's differs from the host's: nothing is predicted after it)
+    press("SELECT", *m.menu_to(Mn.M_NEW))
+    press("A")
+    out[-1] = (out[-1][0], out[-1][1], None)
+    out += [
+        ("RIGHT", "cursor move", None),
+        ("START", "turn", None),
+        ("SELECT", "menu open", None),
+        ("B", "menu close", None),
+    ]
+    return out
+
+
+def _replay(deal, words):
+    m = Model(deal)
+    for w in words:
+        mm = re.fullmatch(r"([A-Z]+)\*(\d+)!", w)
+        for _ in range(int(mm.group(2)) if mm else 1):
+            m.press(mm.group(1) if mm else w)
+    return m
+
+
+def _find_play(deal, words):
+    """Cursor keys + A + A that play a card home from the state after ``words``, or None."""
+    start = _replay(deal, words)
+    seen = {start.ctrl.cursor}
+    frontier = [[]]
+    for _depth in range(7):
+        nxt = []
+        for path in frontier:
+            for key in ("RIGHT", "LEFT", "DOWN", "UP"):
+                p = path + [key]
+                m = _replay(deal, words + p)
+                if m.ctrl.cursor in seen:
+                    continue
+                seen.add(m.ctrl.cursor)
+                nxt.append(p)
+                kind1, _ = m.press("A")
+                if kind1 != "select":
+                    continue
+                kind2, _ = m.press("A")
+                if kind2 == "play":
+                    return p + ["A", "A"]
+        frontier = nxt
+    return None
+
+
+def _turns_to_redeal(deal, words, limit=200):
+    """How many START presses from the state after ``words`` until one redeals (None: never)."""
+    m = _replay(deal, words)
+    for n in range(1, limit + 1):
+        kind, _ = m.press("START")
+        if kind == "redeal":
+            return n
+        if kind == "won/lost panel":
+            return None
+    return None
+
+
+# ------------------------------------------------------------------ running the emulator
+def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None, report=None, extra=()):
+    cmd = [
+        "node",
+        os.path.join(HERE, "emulate.js"),
+        "--firmware",
+        image,
+        "--bootrom",
+        bootrom,
+        "--out",
+        out_dir,
+        "--quiet",
+        "--no-shots",
+        "--timeout-s",
+        "3000",
+    ]
+    if keys:
+        cmd += ["--keys", keys]
+    if scenario:
+        cmd += ["--scenario", scenario]
+    if window:
+        cmd += ["--window", window]
+    if report:
+        cmd += ["--report", report]
+    cmd += list(extra)
+    t0 = time.time()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    return proc, time.time() - t0
+
+
+def bare_run(job):
+    scenario = os.path.join(job["dir"], "bare.yaml")
+    with open(scenario, "w") as f:
+        f.write("name: bare code.py\nversion: 1\nsteps:\n  - wait-serial: 'SULTAN BARE'\n")
+    report = os.path.join(job["dir"], "bare.json")
+    proc, wall = run_emulator(job["image"], job["bootrom"], job["dir"], scenario=scenario, report=report)
+    if proc.returncode != 0:
+        return {"error": (proc.stderr or proc.stdout)[-800:]}
+    data = json.load(open(report))
+    line = next((ln for ln in data["lines"] if "SULTAN BARE" in ln["text"]), {"text": ""})
+    m = re.search(r"heap=(\d+) mem_free=(\d+) waited_ms=(\d+)", line["text"])
+    if not m:
+        return {"error": "no SULTAN BARE line: %r" % [ln["text"] for ln in data["lines"]][:5]}
+    # the bare code.py's first line: when it started (it waited for the USB host before printing)
+    return {
+        "line_ms": line["ms"] - int(m.group(3)),
+        "heap": int(m.group(1)),
+        "mem_free": int(m.group(2)),
+        "wall_s": wall,
+    }
+
+
+def game_run(job):
+    report = os.path.join(job["dir"], "game.json")
+    extra = ["--random-keys", str(job["soak"]), "--seed", str(job["seed"])] if job.get("soak") else []
+    proc, wall = run_emulator(
+        job["image"],
+        job["bootrom"],
+        job["dir"],
+        keys=job["keys"],
+        window=job["window"],
+        report=report,
+        extra=extra,
+    )
+    data = json.load(open(report)) if os.path.exists(report) else {}
+    data["returncode"] = proc.returncode
+    data["stderr_tail"] = proc.stderr[-1500:]
+    data["wall_s"] = wall
+    return data
+
+
+# ------------------------------------------------------------------ the table
+def summarise(steps, game, bare):
+    """{row: cell} for one configuration."""
+    cells = {}
+    ready = next((ln for ln in game.get("lines", []) if "SULTAN READY" in ln["text"]), {})
+    m = re.search(r"deal=(\d+) mem_free=(\d+)", ready.get("text", ""))
+    cells["mem_free at READY"] = "{:,}".format(int(m.group(2))) if m else "-"
+    cells["heap (bare code.py)"] = "{:,}".format(bare["heap"]) if "heap" in bare else "-"
+    if "line_ms" in bare and ready.get("ms") is not None:
+        cells["start-up (s)"] = "%.2f" % ((ready["ms"] - bare["line_ms"]) / 1000)
+    else:
+        cells["start-up (s)"] = "-"
+    timed = [s for s in steps if s[1] != "burst"]
+    keys = [k for k in game.get("keys", []) if not k.get("burst")]
+    by_kind = {}
+    mismatches = []
+    for (word, kind, predicted), rec in zip(timed, keys, strict=False):
+        if rec.get("line_ms") is None or rec.get("latch_ms") is None:
+            continue
+        by_kind.setdefault(kind, []).append((rec["line_ms"] - rec["latch_ms"], rec["pixels"]))
+        if predicted is not None and rec.get("line") != predicted:
+            mismatches.append("%s: device %r, host %r" % (word, rec.get("line"), predicted))
+    for kind, vals in by_kind.items():
+        ms = sorted(v[0] for v in vals)
+        px = statistics.median(v[1] for v in vals)
+        cells[kind] = "%d / %d / %d ms, %s px (n=%d)" % (
+            round(ms[0]),
+            round(statistics.median(ms)),
+            round(ms[-1]),
+            "{:,}".format(int(px)),
+            len(ms),
+        )
+    cells["_mismatches"] = mismatches
+    return cells
+
+
+def print_table(configs, results, date):
+    rows = ["mem_free at READY", "heap (bare code.py)", "start-up (s)"]
+    kinds = set()
+    for r in results.values():
+        kinds |= {k for k in r if not k.startswith("_") and k not in rows}
+    rows += [k for k in KINDS if k in kinds] + sorted(kinds - set(KINDS))
+    head = ["CP %s %s" % (c["version"], c["size"]) for c in configs]
+    print(
+        "Device benchmark, %s: tools/emulate (rp2040js), simulated time; key latency = keypad scan that "
+        "latched the press -> SULTAN key= line (min / median / max), RAMWR pixels (median)" % date
+    )
+    print()
+    print("| | " + " | ".join(head) + " |")
+    print("|---|" + "---|" * len(head))
+    for row in rows:
+        print("| %s | %s |" % (row, " | ".join(results[c["name"]].get(row, "-") for c in configs)))
+    for c in configs:
+        for mm in results[c["name"]].get("_mismatches", []):
+            print("note: %s: the device's line differs from the host's: %s" % (c["name"], mm))
+        for err in results[c["name"]].get("_errors", []):
+            print("ERROR: %s: %s" % (c["name"], err))
+
+
+# ------------------------------------------------------------------ main
+def find_firmwares():
+    found = []
+    for major in (9, 8):
+        hits = sorted(glob.glob(os.path.join(ROOT, "vendor-local", UF2_GLOB % major)))
+        if hits:
+            found.append(hits[-1])
+    return found
+
+
+def main(argv=None):
+    ap = ArgParser(prog="bench_device", description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--firmware", action="append", help="a Pico CircuitPython UF2 (repeat; default vendor-local/)"
+    )
+    ap.add_argument("--bootrom", default=os.environ.get("RP2040_BOOTROM") or None)
+    ap.add_argument("--sizes", default="320x240,160x128")
+    ap.add_argument("--deal", default="7")
+    ap.add_argument("--soak", default="0", help="also N random keys on CP 9 at 320x240 (MemoryError check)")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--jobs", default="2", help="emulators at once (each takes a core)")
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    args = ap.parse_args(argv)
+    firmwares = args.firmware or find_firmwares()
+    if not firmwares:
+        ap.error("no CircuitPython UF2: --firmware, or put the Pico UF2s in vendor-local/")
+    for fw in firmwares:
+        if not os.path.isfile(fw):
+            ap.error("--firmware %s: no such file" % fw[:200])
+        try:
+            wokwi_image.circuitpython_version(fw)
+        except SystemExit as e:
+            ap.error("--firmware %s" % e)
+    bootrom = args.bootrom or next(
+        iter(sorted(glob.glob(os.path.join(ROOT, "vendor-local", "bootrom*")))), None
+    )
+    if not bootrom or not os.path.isfile(bootrom):
+        ap.error("no RP2040 bootrom: --bootrom or RP2040_BOOTROM, or vendor-local/bootrom.js")
+    try:
+        sizes = [wokwi_image.parse_size(s) for s in args.sizes.split(",")]
+        deal = wokwi_image.parse_deal(args.deal)
+    except ValueError as e:
+        ap.error(str(e))
+    for name in ("soak", "seed", "jobs"):
+        if not re.fullmatch(r"[0-9]{1,5}", getattr(args, name)):
+            ap.error("--%s %.20s: want a whole number" % (name, getattr(args, name)))
+    soak, seed, jobs = int(args.soak), int(args.seed), int(args.jobs)
+    if not 1 <= jobs <= max(1, os.cpu_count() or 1):
+        ap.error("--jobs %d: want 1..%d (the cores)" % (jobs, os.cpu_count() or 1))
+
+    steps = plan(deal)
+    keys = " ".join(w for w, _k, _l in steps)
+    os.makedirs(args.out, exist_ok=True)
+    configs, bare_jobs, game_jobs = [], {}, []
+    for fw in firmwares:
+        version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
+        bdir = os.path.join(args.out, "cp%s-bare" % version)
+        os.makedirs(bdir, exist_ok=True)
+        image = os.path.join(bdir, "bare.uf2")
+        wokwi_image.make_uf2(fw, image, tree=os.path.join(bdir, "CIRCUITPY"), quiet=True, bare=True)
+        bare_jobs[version] = {"image": image, "bootrom": bootrom, "dir": bdir}
+        for w, h in sizes:
+            name = "cp%s-%dx%d" % (version, w, h)
+            d = os.path.join(args.out, name)
+            os.makedirs(d, exist_ok=True)
+            image = os.path.join(d, "sultan.uf2")
+            wokwi_image.make_uf2(
+                fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(w, h), deal=deal
+            )
+            configs.append({"name": name, "version": version, "size": "%dx%d" % (w, h)})
+            game_jobs.append(
+                {
+                    "name": name,
+                    "image": image,
+                    "bootrom": bootrom,
+                    "dir": d,
+                    "keys": keys,
+                    "window": None if (w, h) == (320, 240) else "%dx%d" % (w, h),
+                }
+            )
+    if soak:
+        target = next(
+            (j for j in game_jobs if j["name"].startswith("cp9") and j["name"].endswith("320x240")),
+            game_jobs[0],
+        )
+        d = os.path.join(args.out, "soak")
+        os.makedirs(d, exist_ok=True)
+        game_jobs.append(dict(target, name="soak", dir=d, keys="", soak=soak, seed=seed))
+    print(
+        "bench_device: %d emulator runs, %d at a time (about %d s of wall time each) ..."
+        % (len(bare_jobs) + len(game_jobs), jobs, 60 + 3 * len(steps)),
+        file=sys.stderr,
+    )
+    t0 = time.time()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        bare_f = {v: pool.submit(bare_run, j) for v, j in bare_jobs.items()}
+        game_f = {j["name"]: pool.submit(game_run, j) for j in game_jobs}
+        bares = {v: f.result() for v, f in bare_f.items()}
+        games = {n: f.result() for n, f in game_f.items()}
+    results = {}
+    for c in configs:
+        g, b = games[c["name"]], bares[c["version"]]
+        cells = summarise(steps, g, b)
+        errors = []
+        if g.get("returncode"):
+            errors.append("emulator failed: %s" % (g.get("error") or g.get("stderr_tail", "")[-300:]))
+        if "error" in b:
+            errors.append("bare run failed: %s" % b["error"][-300:])
+        cells["_errors"] = errors
+        results[c["name"]] = cells
+    date = time.strftime("%Y-%m-%d")
+    print_table(configs, results, date)
+    if soak:
+        s = games["soak"]
+        answered = sum(1 for k in s.get("keys", []) if k.get("line"))
+        memerr = any("MemoryError" in ln["text"] for ln in s.get("lines", []))
+        statuses = {}
+        for k in s.get("keys", []):
+            m = re.search(r"status=(\w+)", k.get("line") or "")
+            if m:
+                statuses[m.group(1)] = statuses.get(m.group(1), 0) + 1
+        print()
+        print(
+            "soak: %d random keys (seed %d) on %s: %d answered (%s), %s; %s"
+            % (
+                soak,
+                seed,
+                target["name"],
+                answered,
+                ", ".join("%s %d" % kv for kv in sorted(statuses.items())),
+                "a MemoryError" if memerr else "no MemoryError",
+                "emulator OK" if not s.get("returncode") else "FAILED: " + str(s.get("error")),
+            )
+        )
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(
+            {
+                "date": date,
+                "deal": deal,
+                "plan": steps,
+                "configs": configs,
+                "table": results,
+                "bare": bares,
+                "wall_s": time.time() - t0,
+            },
+            f,
+            indent=1,
+        )
+    print(
+        "\n(%d s wall; raw timings in %s)" % (time.time() - t0, os.path.relpath(args.out, ROOT)),
+        file=sys.stderr,
+    )
+    failed = any(r["_errors"] for r in results.values()) or (soak and games["soak"].get("returncode"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
