@@ -93,7 +93,8 @@ def test_sound_hears_each_outcome_and_updates_every_pass():
     assert snd.updates >= 2 * len(script)  # presses and releases: every pass of the loop
     assert snd.sound_on is True and snd.lights_on is True
     # A refusal, a new deal and the two switches, all from keys.
-    from sultan.ui.controller import M_LIGHTS, M_NEW, M_SOUND, Controller
+    from sultan.ui.controller import Controller
+    from sultan.ui.menu import M_LIGHTS, M_NEW, M_SOUND
 
     ctrl = Controller(engine.Game(deal=7), sound=True)
     script = ["A", "RIGHT", "A"]  # select a divan card, A on a foundation it does not fit

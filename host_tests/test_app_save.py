@@ -76,7 +76,8 @@ def _menu(ctrl_like, item):
 
 def test_settings_and_the_chosen_ruleset_survive_power_off(tmp_path):
     from sultan.rules import engine
-    from sultan.ui.controller import M_LIGHTS, M_NEW, M_RULESET, M_SOUND, Controller
+    from sultan.ui.controller import Controller
+    from sultan.ui.menu import M_LIGHTS, M_NEW, M_RULESET, M_SOUND
 
     path = str(tmp_path / "save.bin")
     twin = Controller(engine.Game(deal=7), sound=True)
@@ -152,7 +153,8 @@ def test_a_fresh_start_deals_the_ruleset_last_chosen(tmp_path):
 
 def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
     from sultan.rules import engine
-    from sultan.ui.controller import M_NEW, M_STATS, STATS_PAGE
+    from sultan.ui.controller import STATS_PAGE
+    from sultan.ui.menu import M_NEW, M_STATS
 
     deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
     from test_controller import script_for

@@ -2,24 +2,10 @@
 
 import pytest
 from sultan.rules import engine
-from sultan.ui import keys
-from sultan.ui.controller import (
-    DEAL,
-    M_AUTO,
-    M_CHOOSE,
-    M_HINT,
-    M_NEW,
-    M_RESTART,
-    M_RULES,
-    MENU,
-    MENU_ITEMS,
-    OVER,
-    PLAY,
-    RULES_PAGE,
-    Controller,
-    move,
-)
+from sultan.ui import keys, words
+from sultan.ui.controller import DEAL, MENU, OVER, PLAY, RULES_PAGE, Controller, move
 from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES
 from sultan_host.paths import HOST, LIB
 from sultan_host.scripted import route
 from sultan_host.snapshot import snapshot
@@ -38,7 +24,7 @@ def menu_keys(ctrl, item, up=False):
     its place in ``ctrl.items``, walking down (or ``up``, wrapping round the top)."""
     n = len(ctrl.items)
     at = ctrl.menu_at(item)
-    assert at >= 0, MENU_ITEMS[item]
+    assert at >= 0, words.MENU_ITEMS[item]
     down = (at - ctrl.menu_index) % n
     walk = [keys.UP] * ((n - down) % n) if up else [keys.DOWN] * down
     return [keys.SELECT] + walk + [keys.A]
@@ -197,7 +183,7 @@ def test_menu_choose_deal_number():
     ctrl = Controller(engine.Game(deal=7))
     script = menu_keys(ctrl, M_CHOOSE)
     press_all(ctrl, script[:-1])
-    assert ctrl.mode == MENU and len(ctrl.items) == 11  # no sound items without a Sound
+    assert ctrl.mode == MENU and len(ctrl.items) == 12  # no sound items without a Sound
     assert ctrl.menu_label(ctrl.menu_index) == "Choose deal number"
     press_all(ctrl, script[-1:])
     assert ctrl.mode == DEAL and ctrl.deal_number() == 7
@@ -304,12 +290,12 @@ def test_classic_rules_park_by_buttons():
 
 
 def test_menu_wraps_both_ways_and_every_item_is_reachable():
-    from sultan.ui.controller import MENU_ORDER
+    from sultan.ui.menu import MENU_ORDER
 
     for sound in (False, True):
         ctrl = Controller(engine.Game(deal=7), sound=sound)
         n = len(ctrl.items)
-        assert n == (13 if sound else 11) and set(ctrl.items) <= set(MENU_ORDER)
+        assert n == (14 if sound else 12) and set(ctrl.items) <= set(MENU_ORDER)
         labels = set()
         ctrl.press(keys.SELECT)
         for _ in range(n):  # down through every line and round to the top again
@@ -322,7 +308,7 @@ def test_menu_wraps_both_ways_and_every_item_is_reachable():
 
 
 def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_next_deal():
-    from sultan.ui.controller import M_RULESET
+    from sultan.ui.menu import M_RULESET
 
     g = engine.Game(deal=7)
     ctrl = Controller(g, rand_deal=lambda: 31)
@@ -342,7 +328,8 @@ def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_nex
 
 
 def test_settings_pack_and_unpack():
-    from sultan.ui.controller import M_LIGHTS, M_RULESET, M_SOUND, settings_rules
+    from sultan.ui.controller import settings_rules
+    from sultan.ui.menu import M_LIGHTS, M_RULESET, M_SOUND
 
     ctrl = Controller(engine.Game(deal=7), sound=True)
     assert ctrl.settings() == 0  # every default is 0: a record from before settings reads as defaults
@@ -360,7 +347,7 @@ def test_settings_pack_and_unpack():
 
 def test_winnable_deal_from_the_menu_is_in_the_table_and_marked():
     from sultan.rules import winnable
-    from sultan.ui.controller import M_RULESET, M_WINNABLE
+    from sultan.ui.menu import M_RULESET, M_WINNABLE
 
     for rules in (engine.RULES_SEED, engine.RULES_CLASSIC):
         ctrl = Controller(engine.Game(deal=999999), rand_deal=lambda: 123457)  # beyond both tables
@@ -384,7 +371,8 @@ def test_winnable_deal_from_the_menu_is_in_the_table_and_marked():
 
 def test_statistics_page_and_events():
     from sultan.saves.stats import Stats
-    from sultan.ui.controller import M_STATS, STATS_PAGE
+    from sultan.ui.controller import STATS_PAGE
+    from sultan.ui.menu import M_STATS
 
     st = Stats()
     st.record(0, True, 95)

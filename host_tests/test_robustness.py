@@ -32,7 +32,7 @@ def mpy_lib(tmp_path_factory):
         for f in files:
             if f.endswith(".py"):
                 jobs.append((os.path.join(dirpath, f), out / rel / (f[:-3] + ".mpy")))
-            elif f.endswith(".tbl"):  # the data files the package opens, as the build ships
+            elif f.endswith((".tbl", ".txt")):  # the data files the package opens, as the build ships
                 (out / rel / f).write_bytes(open(os.path.join(dirpath, f), "rb").read())
     jobs.append((mash.__file__, out / "mash.mpy"))
     for path, dst in jobs:
@@ -43,7 +43,7 @@ def mpy_lib(tmp_path_factory):
 
 
 NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "words.py", "stats.py", "record.py", "store.py",
-          "keys.py", "layout.py", "controller.py", "winnable.py", "mash.py")
+          "keys.py", "layout.py", "controller.py", "menu.py", "deal_editor.py", "winnable.py", "mash.py")
 
 
 # ------------------------------------------------------------------ host

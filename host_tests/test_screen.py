@@ -23,7 +23,8 @@ from screen_rig import (
 )
 from sultan.rules import engine
 from sultan.ui import keys, sprites
-from sultan.ui.controller import M_CHOOSE, M_HINT, M_RULES, OVER
+from sultan.ui.controller import OVER
+from sultan.ui.menu import M_CHOOSE, M_HINT, M_RULES
 from sultan.ui.layout import CARD_H, CARD_W, F0, SULTAN_PLACE, TALON, TEXT_H
 from sultan.ui.screen import CURSOR, HINT, SELECTED
 from sultan_host.scripted import route

@@ -1,27 +1,34 @@
-"""Button presses to engine actions, plus the cursor, selection and menus.
+"""Button presses to engine actions, plus the cursor, the selection and what the screen shows.
 
-Knows nothing of displayio or pins: ``Controller.press(key)`` changes the game
-and the controller's own state (``cursor``, ``selected``, ``mode``, ``message``
-...), and the screen draws whatever that state is.
+Knows nothing of displayio or pins: ``Controller.press(key)`` changes the game and the
+controller's own state (``cursor``, ``selected``, ``mode``, ``message`` ...), and the screen
+draws whatever that state is, its words from ``sultan.ui.words``.
 
-Controls (key numbers from ``sultan.keys``): the D-pad walks the cursor over
-the places (``layout.GRID``, wrapping, skipping gaps); A on a divan card or the
-talon selects it, A on it again sends it home, A on a foundation plays the
-selected card there, A on the stock turns a card (or redeals); B cancels a
-selection, else undoes; START turns from anywhere; SELECT opens the menu.
+Controls (key numbers from ``sultan.ui.keys``): the D-pad walks the cursor over the places
+(``layout.GRID``, wrapping, skipping gaps); A on a divan card or the talon selects it, A on it
+again sends it home, A on a foundation plays the selected card there, A on the stock turns a
+card (or redeals); B cancels a selection, else undoes; START turns from anywhere; SELECT opens
+the menu.
 
-For the main loop: ``event`` names what the last key did, for ``sultan.ui.sound``
-("place", "refuse", "redeal", "win", "lose", "deal" or ""); ``settings()``
-packs the menu's switches into the save record's bits (``apply_settings``
-unpacks them); ``stats`` is the store's ``sultan.stats.Stats`` (or None).
+Rarely used parts are imported when first wanted: the menu (``sultan.ui.menu``, then kept),
+the digit editor (``sultan.ui.deal_editor``, forgotten when it closes) and the winnable-deal
+table (``sultan.rules.winnable``, forgotten after each lookup), so the board's heap holds
+them only while they are in use.
+
+For the main loop: ``event`` names what the last key did, for ``sultan.ui.sound`` ("place",
+"refuse", "redeal", "win", "lose", "deal" or ""); ``settings()`` packs the menu's switches
+and the language into the save record's bits (``apply_settings`` unpacks them); ``stats`` is
+the store's ``sultan.saves.stats.Stats`` (or None).
 """
+
+import sys
 
 from sultan import const
 from sultan.rules import engine
-from sultan.ui import keys
+from sultan.ui import keys, words
 from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TALON
-from sultan.ui.words import REFUSALS
 
+# Modes: what the keys drive and the screen shows.
 PLAY = const(0)
 MENU = const(1)
 DEAL = const(2)
@@ -29,31 +36,11 @@ RULES_PAGE = const(3)
 OVER = const(4)
 STATS_PAGE = const(5)
 
-# Menu items by number (M_*); a controller's menu is ``items``, a tuple of these numbers.
-MENU_ITEMS = ("New random deal", "Choose deal number", "Restart deal", "Undo", "Redo",
-              "Hint", "Autoplay", "Rules", "Winnable deal", "Ruleset", "Statistics", "Sound", "Lights")
-M_NEW = const(0)
-M_CHOOSE = const(1)
-M_RESTART = const(2)
-M_UNDO = const(3)
-M_REDO = const(4)
-M_HINT = const(5)
-M_AUTO = const(6)
-M_RULES = const(7)
-M_WINNABLE = const(8)
-M_RULESET = const(9)
-M_STATS = const(10)
-M_SOUND = const(11)
-M_LIGHTS = const(12)
-MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
-        M_SOUND, M_LIGHTS, M_RULES)
-
-# settings() bits (saved in the record's flags byte, see sultan.saves.record)
+# settings() bits (saved in the record's flags byte, see sultan.saves.record); every default is 0
 S_SOUND_OFF = const(1)
 S_LIGHTS_OFF = const(2)
 S_RULES_SHIFT = const(2)  # bits 2-3: the ruleset of the next deal
-
-DIGITS = const(9)
+S_RUSSIAN = const(16)  # the language: 0 English, 1 Russian
 
 # Direction keys as (dcol, drow).
 _STEP = {keys.RIGHT: (1, 0), keys.LEFT: (-1, 0), keys.DOWN: (0, 1), keys.UP: (0, -1)}
@@ -85,7 +72,17 @@ def settings_rules(bits):
     return rules if rules < len(engine.RULES_NAMES) else engine.RULES_SEED
 
 
-def _winnable(deal, rules):
+def forget(name):
+    """Drop the module ``name`` (imported on demand) from ``sys.modules`` and from its package, so
+    that the next collection frees its code; it is imported again when next wanted."""
+    sys.modules.pop(name, None)
+    i = name.rfind(".")
+    parent = sys.modules.get(name[:i])
+    if parent is not None and hasattr(parent, name[i + 1:]):
+        delattr(parent, name[i + 1:])
+
+
+def _is_winnable(deal, rules):
     """True if ``deal`` is in the shipped table of known-winnable deals of ``rules``."""
     if not deal:
         return False
@@ -95,15 +92,20 @@ def _winnable(deal, rules):
         return winnable.is_winnable(deal, rules)
     except (ImportError, OSError, ValueError, MemoryError):  # no table on this build: no mark
         return False
+    finally:
+        forget("sultan.rules.winnable")
 
 
 def _pick_winnable(r, rules):
+    """A deal from the winnable table of ``rules`` picked by the int ``r`` (0: no table)."""
     try:
         from sultan.rules import winnable
 
         return winnable.random_deal(r, rules)
     except (ImportError, OSError, ValueError, MemoryError):
         return 0
+    finally:
+        forget("sultan.rules.winnable")
 
 
 def random_deal_number():
@@ -124,60 +126,100 @@ class Controller:
     def __init__(self, game, rand_deal=None, sound=False, stats=None, settings=None):
         self.game = game
         self.rand_deal = rand_deal or random_deal_number
-        # The menu: the sound and light switches only where there is something to switch.
-        self.items = tuple(m for m in MENU_ORDER if sound or (m != M_SOUND and m != M_LIGHTS))
-        self.stats = stats  # sultan.stats.Stats kept by the save store, None without one
+        self.has_sound = sound  # the board can sound and light: the menu shows those switches
+        self.stats = stats  # sultan.saves.stats.Stats kept by the save store, None without one
         self.rules = game.rules  # the ruleset of the next deal
         self.sound_on = True
         self.lights_on = True
+        self.lang = words.EN
         self.event = ""  # what the last key did, for sultan.ui.sound
-        self.winnable = _winnable(game.deal, game.rules)  # looked up once per deal
+        self.winnable = _is_winnable(game.deal, game.rules)  # looked up once per deal
         self.cursor = 0  # a place code (layout.GRID)
         self.selected = NONE
         self.mode = PLAY
-        self.menu_index = 0
-        self.digits = bytearray(DIGITS)
-        self.digit_pos = DIGITS - 1
+        self.menu = None  # sultan.ui.menu.Menu once wanted
+        self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up
         self.autoplay = False
         self.hint = 0  # packed engine hint on show, 0 = none
         self.message = ""
         self.message_cards = [0, 0]
         self.changes = 0  # bumped on every game change (for saves)
-        if settings is not None:
+        if settings is None:
+            self.set_language(words.EN)
+        else:
             self.apply_settings(settings)
-        self._check_over()
+        self.check_over()
 
     # ------------------------------------------------------------ settings
     def settings(self):
-        """The menu's switches as a small int (saved with the game, see sultan.saves.record)."""
+        """The menu's switches and the language as a small int (saved with the game)."""
         return ((0 if self.sound_on else S_SOUND_OFF) | (0 if self.lights_on else S_LIGHTS_OFF)
-                | self.rules << S_RULES_SHIFT)
+                | self.rules << S_RULES_SHIFT | (S_RUSSIAN if self.lang == words.RU else 0))
 
     def apply_settings(self, bits):
         self.sound_on = not bits & S_SOUND_OFF
         self.lights_on = not bits & S_LIGHTS_OFF
         self.rules = settings_rules(bits)
+        self.set_language(words.RU if bits & S_RUSSIAN else words.EN)
+
+    def set_language(self, lang):
+        """Show every word in ``lang`` (sultan.ui.words.EN or RU) from now on."""
+        if words.LANG != lang or words.TEXT is None:
+            words.use(lang)
+        self.lang = lang
+
+    # ---------------------------------------------------------------- menu
+    def _menu(self):
+        m = self.menu
+        if m is None:
+            from sultan.ui.menu import Menu
+
+            m = self.menu = Menu(self.has_sound)
+        return m
+
+    @property
+    def items(self):
+        """The menu's items (``sultan.ui.menu`` M_* numbers), top to bottom."""
+        return self._menu().items
+
+    @property
+    def menu_index(self):
+        """The menu's marked line."""
+        return self._menu().index
 
     def menu_label(self, i):
         """The text of line ``i`` of the menu."""
-        m = self.items[i]
-        item = MENU_ITEMS[m]
-        if m == M_AUTO:
-            return item + (": on" if self.autoplay else ": off")
-        if m == M_SOUND:
-            return item + (": on" if self.sound_on else ": off")
-        if m == M_LIGHTS:
-            return item + (": on" if self.lights_on else ": off")
-        if m == M_RULESET:
-            return item + ": " + engine.RULES_NAMES[self.rules]
-        return item
+        return self._menu().label(self, i)
 
     def menu_at(self, item):
         """Where menu item ``item`` (an M_* number) is in ``items``; -1 if not there."""
-        for i in range(len(self.items)):
-            if self.items[i] == item:
-                return i
-        return -1
+        return self._menu().at(item)
+
+    def choose(self, item):
+        """Do menu item ``item`` (a ``sultan.ui.menu`` M_* number)."""
+        self.mode = PLAY
+        self._menu().choose(self, item)
+        if self.mode == PLAY:
+            self.check_over()
+
+    # ---------------------------------------------------------- digit editor
+    def edit_deal(self):
+        """Open the digit editor at this deal's number."""
+        from sultan.ui.deal_editor import DealEditor
+
+        self.editor = DealEditor(self.game.deal or 1)
+        self.mode = DEAL
+
+    @property
+    def digits(self):
+        return self.editor.digits
+
+    @property
+    def digit_pos(self):
+        return self.editor.pos
+
+    def deal_number(self):
+        return self.editor.number()
 
     # ------------------------------------------------------------- messages
     def say(self, text, c1=0, c2=0):
@@ -185,11 +227,15 @@ class Controller:
         self.message_cards[0] = c1
         self.message_cards[1] = c2
 
+    def tell(self, i, c1=0, c2=0):
+        """Say ``words.TEXT[i]``."""
+        self.say(words.TEXT[i], c1, c2)
+
     def _refused(self, code, card=0, other=0):
         self.event = "refuse"
-        self.say(REFUSALS[code] if code < len(REFUSALS) else "refused (%d)" % code, card, other)
+        self.say(words.refusal(code), card, other)
 
-    # -------------------------------------------------------------- actions
+    # -------------------------------------------------------------- keys
     def press(self, key):
         """Handle one key press; returns True (every press redraws)."""
         self.hint = 0
@@ -202,21 +248,27 @@ class Controller:
             self.message = ""
             self._press_play(key)
         elif mode == MENU:
-            self._press_menu(key)
+            self._menu().press(self, key)
         elif mode == DEAL:
-            self._press_deal(key)
-        elif mode == RULES_PAGE or mode == STATS_PAGE:
-            self.mode = PLAY
-            self._check_over()  # back to the won/lost panel if the game is over
-        else:
+            self.editor.press(self, key)
+        elif mode == OVER:
             self._press_over(key)
+        else:  # a page: any key goes back
+            self.back()
+        if self.mode != DEAL and self.editor is not None:
+            self.editor = None
+            forget("sultan.ui.deal_editor")
         now = g.status()
         if now != was and was == engine.PLAYING and g.deal == deal and g.moves:
             self.event = "win" if now == engine.WON else "lose"
         return True
 
+    def back(self):
+        """Close the menu, editor or page: back to the table, or to the won/lost panel."""
+        self.mode = PLAY
+        self.check_over()
+
     def _press_play(self, key):
-        g = self.game
         if key in _STEP:
             self.cursor = move(self.cursor, key)
         elif key == keys.A:
@@ -225,15 +277,15 @@ class Controller:
             if self.selected != NONE:
                 self.selected = NONE
             else:
-                self._undo()
+                self.undo()
         elif key == keys.START:
             self.selected = NONE
             self._stock()
         elif key == keys.SELECT:
             self.selected = NONE
             self.mode = MENU
-        if g.status() != engine.PLAYING:
-            self._check_over()
+        if self.game.status() != engine.PLAYING:
+            self.check_over()
 
     def _press_a(self):
         g = self.game
@@ -244,7 +296,7 @@ class Controller:
         elif p >= F0:
             if self.selected == NONE:
                 self.event = "refuse"
-                self.say("select a card first")
+                self.tell(words.SELECT_FIRST)
             else:
                 self._play(self.selected, p - F0)
         elif p == self.selected:
@@ -253,11 +305,22 @@ class Controller:
             self._park(p)
         elif g.card_at(p):
             self.selected = p
-            self.say("%c selected", g.card_at(p))
+            self.tell(words.SELECTED, g.card_at(p))
         else:
             self.selected = NONE
             self._refused(engine.R_EMPTY)
 
+    def _press_over(self, key):
+        if key == keys.A:
+            self.new_deal(self.rand_deal())
+        elif key == keys.START:
+            self.restart()
+        elif key == keys.B:
+            self.undo()
+        elif key == keys.SELECT:
+            self.mode = MENU
+
+    # -------------------------------------------------------------- actions
     def _play(self, place, f):
         g = self.game
         card = g.card_at(place)
@@ -265,7 +328,7 @@ class Controller:
         if code == engine.OK:
             self.selected = NONE
             self.event = "place"
-            self._after_move()
+            self.after_move()
         elif code == engine.R_NO_FIT:
             self._refused(code, card, g.foundation_card(f))
         elif code == engine.R_FOUNDATION_DONE:
@@ -278,7 +341,7 @@ class Controller:
         if code == engine.OK:
             self.selected = NONE
             self.event = "place"
-            self._after_move()
+            self.after_move()
         else:
             self._refused(code)
 
@@ -289,13 +352,14 @@ class Controller:
             code = g.redeal()
             if code == engine.OK:
                 self.event = "redeal"
-                self.say("redeal: pass %d of 3" % g.pass_no)
+                self.say(words.TEXT[words.REDEAL] % g.pass_no)
         if code == engine.OK:
-            self._after_move()
+            self.after_move()
         else:
             self._refused(code)
 
-    def _after_move(self):
+    def after_move(self):
+        """Count a change; with autoplay on, play every card the canonical policy would."""
         self.changes += 1
         if self.autoplay:
             g = self.game
@@ -303,51 +367,55 @@ class Controller:
                 g.step()
                 if not self.event:
                     self.event = "place"
-        self._check_over()
+        self.check_over()
 
-    def _undo(self):
+    def undo(self):
         code = self.game.undo()
         if code == engine.OK:
             self.changes += 1
             self.selected = NONE
-            self.say("undone")
+            self.tell(words.UNDONE)
             if self.mode == OVER:
                 self.mode = PLAY
         else:
             self._refused(code)
 
-    def _redo(self):
+    def redo(self):
         code = self.game.redo()
         if code == engine.OK:
             self.changes += 1
             self.selected = NONE
-            self.say("redone")
-            self._check_over()
+            self.tell(words.REDONE)
+            self.check_over()
         else:
             self._refused(code)
 
-    def _check_over(self):
+    def restart(self):
+        """The same deal again, under its own rules (an order game: undone to its start)."""
+        g = self.game
+        if g.deal:
+            self.new_deal(g.deal, g.rules)
+        else:
+            while g.moves:
+                g.undo()
+            self.changes += 1
+            self.tell(words.RESTARTED)
+
+    def check_over(self):
+        """To the won/lost panel once the game is over."""
         if self.game.status() != engine.PLAYING:
             self.selected = NONE
             self.mode = OVER
 
-    def show_hint(self):
-        """Put the engine's hint on show (the screen rings its places)."""
-        g = self.game
-        h = g.hint()
-        self.hint = h
-        k = engine.hint_kind(h)
-        if k == engine.A_PLAY:
-            self.say("hint: %c onto %c", g.card_at(engine.hint_place(h)),
-                     g.foundation_card(engine.hint_foundation(h)))
-        elif k == engine.A_TURN:
-            self.say("hint: turn a stock card")
-        elif k == engine.A_REDEAL:
-            self.say("hint: redeal")
-        elif k == engine.A_PARK:
-            self.say("hint: park %c in the divan", g.card_at(TALON))
-        else:
-            self.say("no moves left")
+    def show_rules(self):
+        self.mode = RULES_PAGE
+
+    def show_stats(self):
+        self.mode = STATS_PAGE
+
+    def pick_winnable(self):
+        """A random deal from the winnable table of the next deal's ruleset (0: no table)."""
+        return _pick_winnable(self.rand_deal(), self.rules)
 
     def new_deal(self, deal, rules=None):
         """Deal ``deal`` in place under ``rules`` (None: the ruleset chosen for the next deal)."""
@@ -355,125 +423,12 @@ class Controller:
         if rules is None:
             rules = self.rules
         g.new_deal(deal, rules=rules)
-        self.winnable = _winnable(deal, rules)
+        self.winnable = _is_winnable(deal, rules)
         self.changes += 1
         self.selected = NONE
         self.mode = PLAY
         self.event = "deal"
-        if self.winnable:
-            self.say("winnable deal %d" % deal)
-        else:
-            self.say("deal %d" % deal)
+        self.say(words.TEXT[words.WINNABLE_DEAL if self.winnable else words.DEAL] % deal)
         if self.autoplay:
-            self._after_move()
-        self._check_over()
-
-    # ---------------------------------------------------------------- menu
-    def _press_menu(self, key):
-        n = len(self.items)
-        if key == keys.DOWN:
-            self.menu_index = (self.menu_index + 1) % n
-        elif key == keys.UP:
-            self.menu_index = (self.menu_index - 1) % n
-        elif key == keys.B or key == keys.SELECT:
-            self.mode = PLAY
-            self._check_over()
-        elif key == keys.A:
-            self.choose(self.items[self.menu_index])
-
-    def choose(self, item):
-        """Do menu item ``item`` (one of the M_* numbers)."""
-        self.mode = PLAY
-        g = self.game
-        if item == M_NEW:
-            self.new_deal(self.rand_deal())
-        elif item == M_CHOOSE:
-            d = g.deal if g.deal else 1
-            for i in range(DIGITS - 1, -1, -1):
-                self.digits[i] = d % 10
-                d //= 10
-            self.digit_pos = DIGITS - 1
-            self.mode = DEAL
-        elif item == M_RESTART:
-            if g.deal:
-                self.new_deal(g.deal, g.rules)  # the same game again, under its own rules
-            else:
-                while g.moves:
-                    g.undo()
-                self.changes += 1
-                self.say("restarted")
-        elif item == M_UNDO:
-            self._undo()
-        elif item == M_REDO:
-            self._redo()
-        elif item == M_HINT:
-            self.show_hint()
-        elif item == M_AUTO:
-            self.autoplay = not self.autoplay
-            self.say("autoplay on" if self.autoplay else "autoplay off")
-            if self.autoplay:
-                self._after_move()
-        elif item == M_RULES:
-            self.mode = RULES_PAGE
-        elif item == M_STATS:
-            self.mode = STATS_PAGE
-        elif item == M_WINNABLE:
-            d = _pick_winnable(self.rand_deal(), self.rules)
-            if d:
-                self.new_deal(d)
-            else:
-                self.say("no winnable deals here")
-        elif item == M_RULESET:
-            self.rules = (self.rules + 1) % len(engine.RULES_NAMES)
-            name = engine.RULES_NAMES[self.rules]
-            if not g.log_end and g.deal and g.rules != self.rules:
-                self.new_deal(g.deal)  # nothing played yet: this deal, under the new rules
-                self.say("%s rules: deal %d" % (name, g.deal))
-            elif g.rules == self.rules:
-                self.say("%s rules" % name)
-            else:
-                self.say("next deal: %s rules" % name)
-        elif item == M_SOUND:
-            self.sound_on = not self.sound_on
-            self.say("sound on" if self.sound_on else "sound off")
-        elif item == M_LIGHTS:
-            self.lights_on = not self.lights_on
-            self.say("lights on" if self.lights_on else "lights off")
-        if self.mode == PLAY:
-            self._check_over()
-
-    def deal_number(self):
-        n = 0
-        for d in self.digits:
-            n = n * 10 + d
-        return n
-
-    def _press_deal(self, key):
-        p = self.digit_pos
-        if key == keys.UP:
-            self.digits[p] = (self.digits[p] + 1) % 10
-        elif key == keys.DOWN:
-            self.digits[p] = (self.digits[p] + 9) % 10
-        elif key == keys.LEFT:
-            self.digit_pos = (p - 1) % DIGITS
-        elif key == keys.RIGHT:
-            self.digit_pos = (p + 1) % DIGITS
-        elif key == keys.B or key == keys.SELECT:
-            self.mode = PLAY
-            self._check_over()
-        elif key == keys.A or key == keys.START:
-            n = self.deal_number()
-            if n < 1:
-                self.say("deal 1 to 999999999")
-            else:
-                self.new_deal(n)
-
-    def _press_over(self, key):
-        if key == keys.A:
-            self.new_deal(self.rand_deal())
-        elif key == keys.START:
-            self.choose(M_RESTART)
-        elif key == keys.B:
-            self._undo()
-        elif key == keys.SELECT:
-            self.mode = MENU
+            self.after_move()
+        self.check_over()

@@ -1,119 +1,250 @@
-"""The words the player reads: refusal reasons by the rules' reason code.
+"""The words the player reads, in English or Russian: one language in memory at a time.
 
-``%c`` stands for a card, drawn with the sprite sheet's rank and suit glyphs.
+Each language is a UTF-8 text file beside this module (``words_en.txt``, ``words_ru.txt``).
+``use(lang)`` reads the four sections the game shows at any moment into this module's
+tuples, dropping the previous language's first:
+
+- ``TEXT``: messages, switch states, ruleset names, the status line's formats (by the
+  indexes below);
+- ``HELP``: the message line's key help while no message is up, by the controller's mode;
+- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers;
+- ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
+
+The pages -- Rules, Statistics, the won/lost panel, the digit editor -- are read from the
+file when they are shown (``page``; the last one read is kept, so a page redrawn reads
+nothing).  Why a file and not a module per language: on CircuitPython a module's bytecode
+and string constants are loaded into the heap (and its short strings interned for good),
+while a file read by line puts into the heap just the words in use and nothing of the
+other language.  See docs/languages.md.
+
+``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
+and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_text``,
+``HELP[mode]``, ``deal_lines``, ``rules_lines``, ``stats_lines`` and ``over_lines`` and draws
+the plain str they return; the strings use ASCII, А-Я а-я Ё ё and « ».
 """
 
-REFUSALS = (
-    "",
-    "no such place",
-    "no card there",
-    "%c does not fit on %c",
-    "%c pile is complete",
-    "%c fits nowhere yet",
-    "the stock is empty",
-    "stock is not empty yet",
-    "no redeal left",
-    "nothing to undo",
-    "nothing to redo",
-    "the game is over",
-    "move log is full",
-    "not in these rules",
-    "that slot is taken",
-)
+from sultan import const
+from sultan.rules import engine
+
+EN = const(0)
+RU = const(1)
+FILES = ("words_en.txt", "words_ru.txt")  # by language number
+
+# TEXT's lines, in the [text] section's order (the files name each line by these names).
+ON = const(0)  # ": on", after a switch's menu label
+OFF = const(1)
+RULESET0 = const(2)  # the rulesets' names, by engine rules number
+STATUS_LONG = const(4)  # the status line's formats, longest first: (deal, tag, pass, placed, missed)
+STATUS_SHORT = const(5)
+STATUS_TINY = const(6)
+TAG_LONG = const(7)  # the status line's classic-rules tag, and its short form
+TAG_SHORT = const(8)
+SELECT_FIRST = const(9)
+SELECTED = const(10)
+REDEAL = const(11)
+UNDONE = const(12)
+REDONE = const(13)
+RESTARTED = const(14)
+HINT_PLAY = const(15)
+HINT_TURN = const(16)
+HINT_REDEAL = const(17)
+HINT_PARK = const(18)
+NO_MOVES = const(19)
+NO_SAFE_MOVE = const(20)
+DEAL = const(21)
+WINNABLE_DEAL = const(22)
+DEAL_RANGE = const(23)
+NO_WINNABLE = const(24)
+AUTO_ON = const(25)  # each switch's ON message, then its OFF one
+AUTO_OFF = const(26)
+SOUND_ON = const(27)
+SOUND_OFF = const(28)
+LIGHTS_ON = const(29)
+LIGHTS_OFF = const(30)
+RULES_NOW = const(31)
+RULES_SAME = const(32)
+RULES_NEXT = const(33)
+LANGUAGE = const(34)
+SAVE_DAMAGED = const(35)
+REFUSED = const(36)
+KEYS_HELP = const(37)
+
+STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
+
+LANG = EN  # the language in use
+TEXT = HELP = MENU_ITEMS = REFUSALS = None
+_page = None  # (name, lines) of the page read last
 
 
-# ---------------------------------------------------------------------------------------------
-# The screen's words (moved here from screen.py; the screen holds no text of its own).
-# To the words/controller engineer: screen.py calls exactly these and renders whatever plain
-# str they return (any Unicode its glyph set has: ASCII, А-Я а-я Ё ё « » — №; "%c" = a card):
-#   status_text(g, cols, winnable)   the status line, at most ``cols`` characters
-#   HELP[mode]                        the message line's key help while the message is empty
-#   deal_lines(digits, pos)           the digit editor's panel lines
-#   RULES_TEXT[rules]                 the Rules page's lines
-#   stats_lines(stats, rules)         the Statistics page's lines
-#   over_lines(g)                     the won/lost panel's lines
-# Panel lines: at most 9 of at most 25 columns (the 320x240 panel; 160x128 has 10 lines).
-# Make them bilingual however suits you (a language switch read here, say); keep these names
-# and arguments, or tell the screen engineer.
-STAR_COLS = 2  # the winnable deal's star takes the status line's first two columns
+def _here():
+    try:
+        f = __file__
+    except NameError:  # frozen into the firmware: the usual CIRCUITPY place
+        return "/lib/sultan/ui"
+    i = f.rfind("/")
+    return f[:i] if i >= 0 else "."
 
-_RULES_COMMON = (
-    "Build the 8 piles up in",
-    "suit to Q: on a K go A,2",
-    "..Q; on the A, 2..Q. The",
-    "sultan (K hearts) stays.",
-)
-RULES_TEXT = (  # by ruleset (engine.RULES_NAMES); 9 lines: the panel's height at 320x240
-    ("SEED RULES",) + _RULES_COMMON + (
-        "Play the 6 divan cards",
-        "(refilled from the stock)",
-        "or the talon top. Stock:",
-        "3 passes, reshuffled."),
-    ("CLASSIC RULES",) + _RULES_COMMON + (
-        "Play divan cards or the",
-        "talon top; empty slots:",
-        "park the talon top there",
-        "3 passes, never shuffled"),
-)
-HELP = (  # by the controller's mode: PLAY, MENU, DEAL, RULES_PAGE, OVER, STATS_PAGE
-    "",
-    "A: choose  B: close",
-    "A: deal  B: cancel",
-    "any key: back",
-    "A:new B:undo START:again",
-    "any key: back",
-)
+
+def path(lang):
+    """The file of language ``lang``."""
+    return _here() + "/" + FILES[lang]
+
+
+def use(lang):
+    """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
+
+    Reads the file's [text], [help], [menu] and [refusals] sections; the other language's
+    words are let go before, so the two are never in the heap together.  The file's lines
+    are read first and the words cut from them after, so the words kept lie side by side in
+    the heap and the lines read go as one block (cut as they were read, every word would sit
+    between two dead lines: a heap full of small holes).
+    """
+    global LANG, TEXT, HELP, MENU_ITEMS, REFUSALS, _page
+    if lang != RU:
+        lang = EN
+    TEXT = HELP = MENU_ITEMS = REFUSALS = _page = None
+    raw = []  # the sections' lines, and how many lines each section has
+    sizes = []
+    with open(path(lang)) as f:
+        for line in f:
+            c = line[0]
+            if c == "[":
+                if len(sizes) == 4:
+                    break  # the pages: read when shown
+                sizes.append(0)
+            elif sizes and c != "#" and c != "\n" and c != "\r":
+                raw.append(line)
+                sizes[-1] += 1
+    parts = [[None] * n for n in sizes]  # made to size: no list grows between the words
+    k = 0
+    for part in parts:
+        for j in range(len(part)):
+            line = raw[k]
+            k += 1
+            i = line.find(" ")
+            part[j] = line[i + 1:_end(line)] if i > 0 else ""
+    raw = None
+    TEXT = tuple(parts[0])
+    HELP = tuple(parts[1])
+    MENU_ITEMS = tuple(parts[2])
+    REFUSALS = tuple(parts[3])
+    LANG = lang
+    return lang
+
+
+def _end(line):
+    """Where ``line`` ends without its line break (a negative index, or None)."""
+    if line.endswith("\r\n"):
+        return -2
+    return -1 if line.endswith("\n") else None
+
+
+def page(name):
+    """The lines of page ``[name]`` in the language in use, read from its file."""
+    global _page
+    p = _page
+    if p is not None and p[0] == name:
+        return p[1]
+    _page = None
+    head = "[" + name + "]"
+    lines = []
+    inside = False
+    with open(path(LANG)) as f:
+        for line in f:
+            if line[0] == "[":
+                if inside:
+                    break
+                inside = line.rstrip() == head
+            elif inside:
+                lines.append(line)
+    while lines and lines[-1] in ("\n", "\r\n"):
+        lines.pop()
+    for i in range(len(lines)):  # after reading: the page's lines side by side in the heap
+        line = lines[i]
+        lines[i] = line[:_end(line)]
+    lines = tuple(lines)
+    _page = (name, lines)
+    return lines
+
+
+def refusal(code):
+    """Why the rules refused an action, for refusal code ``code``."""
+    r = REFUSALS
+    return r[code] if 0 <= code < len(r) else TEXT[REFUSED] % code
+
+
+def ruleset_name(rules):
+    return TEXT[RULESET0 + rules] if 0 <= rules < len(engine.RULES_NAMES) else "?"
+
+
+# ----------------------------------------------------------- what the screen draws
 
 
 def status_text(g, cols, winnable=False):
     """The status line for game ``g`` in at most ``cols`` characters.
 
-    Classic rules say so after the deal number; a known-winnable deal starts
-    with two blank columns, where the screen shows a star.
+    Classic rules say so after the deal number (a shorter tag and figures when the line is
+    full); a known-winnable deal starts with two blank columns, where the screen shows a star.
     """
-    lead = " " * STAR_COLS if winnable else ""
-    tag = " classic" if g.rules else ""
-    s = lead + "#%d%s pass %d/3 %d/95 miss %d" % (g.deal, tag, g.pass_no, g.placed, g.missed)
+    t = TEXT
+    lead = "  " if winnable else ""
+    tag = t[TAG_LONG] if g.rules else ""
+    s = lead + t[STATUS_LONG] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + "#%d%s p%d/3 %d/95 m%d" % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = lead + t[STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+    if g.rules:
+        tag = t[TAG_SHORT]
     if len(s) > cols and g.rules:
-        s = lead + "#%d cl p%d/3 %d/95 m%d" % (g.deal, g.pass_no, g.placed, g.missed)
+        s = lead + t[STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + "#%d%s p%d %d m%d" % (g.deal, " cl" if g.rules else "", g.pass_no, g.placed, g.missed)
+        s = lead + t[STATUS_TINY] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     return s[:cols]
 
 
 def deal_lines(digits, pos):
     """The digit editor: ``digits`` a str of the deal number's digits, ``pos`` the one changing."""
-    return ("Choose deal number", "", "   " + digits, "   " + " " * pos + "^", "",
-            "UP/DOWN: change digit", "LEFT/RIGHT: move")
+    p = page("deal")
+    return (p[0], "", "   " + digits, "   " + " " * pos + "^", "", p[1], p[2])
+
+
+def rules_lines(rules):
+    """The Rules page of ruleset ``rules`` (an unknown one: the seed rules')."""
+    return page("rules%d" % (rules if 0 <= rules < len(engine.RULES_NAMES) else 0))
+
+
+class _RulesText:
+    """``RULES_TEXT[rules]``: ``rules_lines(rules)`` under the name the screen used first."""
+
+    def __len__(self):
+        return len(engine.RULES_NAMES)
+
+    def __getitem__(self, rules):
+        if not 0 <= rules < len(engine.RULES_NAMES):
+            raise IndexError("no ruleset %d" % rules)
+        return rules_lines(rules)
+
+
+RULES_TEXT = _RulesText()
 
 
 def stats_lines(stats, rules):
-    """The statistics page for ``rules`` (``stats`` a sultan.saves.stats.Stats or None): one figure
-    a line, so that every line fits the panel's 25 columns."""
-    from sultan.rules import engine
-
-    name = engine.RULES_NAMES[rules] if rules < len(engine.RULES_NAMES) else "?"
+    """The Statistics page for ``rules`` (``stats`` a sultan.saves.stats.Stats or None): one
+    figure a line, so that every line fits the panel's 25 columns."""
     if stats is None:
-        return ("STATISTICS", "", "not kept: no save store")
+        return page("nostats")
     s = stats.get(rules)
     n = s["played"]
-    return ("STATISTICS: %s rules" % name, "",
-            "played   %d" % n,
-            "won      %d (%d%%)" % (s["won"], 100 * s["won"] // n if n else 0),
-            "lost     %d" % s["lost"],
-            "best     %d of 95 placed" % s["best_placed"],
-            "streak   %d" % s["streak"],
-            "best streak %d" % s["best_streak"])
+    p = page("stats")
+    return (p[0] % ruleset_name(rules), p[1], p[2] % n,
+            p[3] % (s["won"], 100 * s["won"] // n if n else 0),
+            p[4] % s["lost"], p[5] % s["best_placed"], p[6] % s["streak"], p[7] % s["best_streak"])
 
 
 def over_lines(g):
     """The won/lost panel for the finished game ``g``."""
-    from sultan.rules import engine
+    p = page("over")
+    return (p[0] if g.status() == engine.WON else p[1], "", p[2] % g.deal, p[3] % g.placed,
+            p[4] % g.missed, p[5] % g.moves, p[6] % g.pass_no)
 
-    won = g.status() == engine.WON
-    return ("   * YOU WON! *" if won else "   NO MOVES LEFT", "",
-            "deal     %d" % g.deal, "placed   %d of 95" % g.placed,
-            "missed   %d" % g.missed, "moves    %d" % g.moves,
-            "passes   %d of 3" % g.pass_no)
+
+use(EN)

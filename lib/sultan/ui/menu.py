@@ -1,0 +1,145 @@
+"""The menu: its items, their labels in the language in use, and what choosing one does.
+
+The controller imports it when the menu is first wanted (SELECT, or a caller asking for
+``Controller.items``) and keeps it: it is opened often.  Items are numbers (M_*); a menu
+shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound and light switches
+only where the board has them.  Labels come from ``sultan.ui.words.MENU_ITEMS``.
+"""
+
+from sultan import const
+from sultan.rules import engine
+from sultan.rules.table import TALON
+from sultan.ui import keys, words
+
+M_NEW = const(0)
+M_CHOOSE = const(1)
+M_RESTART = const(2)
+M_UNDO = const(3)
+M_REDO = const(4)
+M_HINT = const(5)
+M_AUTO = const(6)
+M_RULES = const(7)
+M_WINNABLE = const(8)
+M_RULESET = const(9)
+M_STATS = const(10)
+M_SOUND = const(11)
+M_LIGHTS = const(12)
+M_LANGUAGE = const(13)
+MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
+              M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
+
+
+class Menu:
+    """Which line is marked, and the items' labels and actions on a ``Controller``."""
+
+    def __init__(self, sound):
+        self.items = tuple(m for m in MENU_ORDER if sound or (m != M_SOUND and m != M_LIGHTS))
+        self.index = 0  # the marked line (the menu opens where it was left)
+
+    def at(self, item):
+        """Where item ``item`` (an M_* number) is in ``items``; -1 if not there."""
+        items = self.items
+        for i in range(len(items)):
+            if items[i] == item:
+                return i
+        return -1
+
+    def label(self, ctrl, i):
+        """The text of line ``i``: the item's name, and a switch's state."""
+        m = self.items[i]
+        text = words.MENU_ITEMS[m]
+        if m == M_AUTO:
+            on = ctrl.autoplay
+        elif m == M_SOUND:
+            on = ctrl.sound_on
+        elif m == M_LIGHTS:
+            on = ctrl.lights_on
+        elif m == M_RULESET:
+            return text + ": " + words.ruleset_name(ctrl.rules)
+        else:
+            return text
+        return text + words.TEXT[words.ON if on else words.OFF]
+
+    def press(self, ctrl, key):
+        """A key while the menu is up: UP/DOWN move (wrapping), A chooses, B or SELECT closes."""
+        n = len(self.items)
+        if key == keys.DOWN:
+            self.index = (self.index + 1) % n
+        elif key == keys.UP:
+            self.index = (self.index - 1) % n
+        elif key == keys.B or key == keys.SELECT:
+            ctrl.back()
+        elif key == keys.A:
+            ctrl.choose(self.items[self.index])
+
+    def choose(self, ctrl, item):
+        """Do item ``item`` (an M_* number) on ``ctrl``, whose menu has just closed."""
+        if item == M_NEW:
+            ctrl.new_deal(ctrl.rand_deal())
+        elif item == M_WINNABLE:
+            d = ctrl.pick_winnable()
+            if d:
+                ctrl.new_deal(d)
+            else:
+                ctrl.tell(words.NO_WINNABLE)
+        elif item == M_CHOOSE:
+            ctrl.edit_deal()
+        elif item == M_RESTART:
+            ctrl.restart()
+        elif item == M_UNDO:
+            ctrl.undo()
+        elif item == M_REDO:
+            ctrl.redo()
+        elif item == M_HINT:
+            self._hint(ctrl)
+        elif item == M_AUTO:
+            ctrl.autoplay = not ctrl.autoplay
+            ctrl.tell(words.AUTO_ON if ctrl.autoplay else words.AUTO_OFF)
+            if ctrl.autoplay:
+                ctrl.after_move()
+        elif item == M_RULESET:
+            self._next_ruleset(ctrl)
+        elif item == M_STATS:
+            ctrl.show_stats()
+        elif item == M_SOUND:
+            ctrl.sound_on = not ctrl.sound_on
+            ctrl.tell(words.SOUND_ON if ctrl.sound_on else words.SOUND_OFF)
+        elif item == M_LIGHTS:
+            ctrl.lights_on = not ctrl.lights_on
+            ctrl.tell(words.LIGHTS_ON if ctrl.lights_on else words.LIGHTS_OFF)
+        elif item == M_LANGUAGE:
+            ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
+            ctrl.tell(words.LANGUAGE)
+        elif item == M_RULES:
+            ctrl.show_rules()
+
+    def _next_ruleset(self, ctrl):
+        """The next ruleset for new deals; a deal not yet touched is dealt again under it at once."""
+        g = ctrl.game
+        ctrl.rules = (ctrl.rules + 1) % len(engine.RULES_NAMES)
+        name = words.ruleset_name(ctrl.rules)
+        if not g.log_end and g.deal and g.rules != ctrl.rules:
+            ctrl.new_deal(g.deal)  # nothing played yet: this deal, under the new rules
+            ctrl.say(words.TEXT[words.RULES_NOW] % (name, g.deal))
+        elif g.rules == ctrl.rules:
+            ctrl.say(words.TEXT[words.RULES_SAME] % name)
+        else:
+            ctrl.say(words.TEXT[words.RULES_NEXT] % name)
+
+    def _hint(self, ctrl):
+        """Put the engine's hint on show: the message says it, the screen rings its places."""
+        g = ctrl.game
+        h = g.hint()
+        ctrl.hint = h
+        k = engine.hint_kind(h)
+        if k == engine.A_PLAY:
+            ctrl.tell(words.HINT_PLAY, g.card_at(engine.hint_place(h)),
+                      g.foundation_card(engine.hint_foundation(h)))
+        elif k == engine.A_TURN:
+            ctrl.tell(words.HINT_TURN)
+        elif k == engine.A_REDEAL:
+            ctrl.tell(words.HINT_REDEAL)
+        elif k == engine.A_PARK:
+            ctrl.tell(words.HINT_PARK, g.card_at(TALON))
+        else:
+            ctrl.tell(words.NO_MOVES)
