@@ -1,39 +1,64 @@
 """The game on real CircuitPython: the Wokwi image booted on rp2040js by tools/emulate.
 
-Needs the Pico's CircuitPython UF2 and the RP2040 bootrom, which are never in git: give them in
-CIRCUITPYTHON_UF2 and RP2040_BOOTROM (or put them in vendor-local/, see README).  Without them the
-test is skipped (as in CI).
+Needs the Pico's CircuitPython UF2s and the RP2040 bootrom, which are never in git: give them in
+CIRCUITPYTHON_UF2 (one file) and RP2040_BOOTROM, or put them in vendor-local/ (see docs/firmware.md):
+every CircuitPython major found there (8.2.7 and 9.2.8 today) is run.  Without them the tests are
+skipped (as in CI).
 """
 
 import glob
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 
 import pytest
-import wokwi_image  # tools/ is on sys.path (conftest)
+from conftest import tool
 
+wokwi_image = tool("wokwi_image")
 ROOT = wokwi_image.ROOT
 EMULATE = os.path.join(ROOT, "tools", "emulate")
+_spec = importlib.util.spec_from_file_location("compare_png", os.path.join(EMULATE, "compare_png.py"))
+compare_png = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(compare_png)
 
 
-def find(env, patterns):
-    path = os.environ.get(env)
+def firmwares():
+    """{version: path} of the Pico CircuitPython UF2s to run: the newest of each major."""
+    path = os.environ.get("CIRCUITPYTHON_UF2")
+    if path:
+        files = [path] if os.path.isfile(path) else []
+    else:
+        files = sorted(
+            glob.glob(os.path.join(ROOT, "vendor-local", "adafruit-circuitpython-raspberry_pi_pico-*.uf2"))
+        )
+    found = {}
+    for f in files:
+        try:
+            version = wokwi_image.circuitpython_version(f)
+        except SystemExit:
+            continue
+        if found.get(version[0], ((0,), None))[0] < version:
+            found[version[0]] = (version, f)
+    return {"%d.%d.%d" % v: f for v, f in sorted(found.values(), reverse=True)}
+
+
+def find_bootrom():
+    path = os.environ.get("RP2040_BOOTROM")
     if path:
         return path if os.path.isfile(path) else None
-    for pattern in patterns:
-        hits = sorted(glob.glob(os.path.join(ROOT, "vendor-local", pattern)))
-        if hits:
-            return hits[-1]
-    return None
+    hits = sorted(glob.glob(os.path.join(ROOT, "vendor-local", "bootrom*.bin")))
+    hits += sorted(glob.glob(os.path.join(ROOT, "vendor-local", "bootrom*.js")))
+    return hits[0] if hits else None
 
 
-UF2 = find("CIRCUITPYTHON_UF2", ["adafruit-circuitpython-raspberry_pi_pico-*.uf2"])
-BOOTROM = find("RP2040_BOOTROM", ["bootrom*.bin", "bootrom*.js"])
+FIRMWARES = firmwares()
+BOOTROM = find_bootrom()
+NEWEST = next(iter(FIRMWARES), None)
 
 pytestmark = pytest.mark.skipif(
-    not (UF2 and BOOTROM and shutil.which("node")),
+    not (FIRMWARES and BOOTROM and shutil.which("node")),
     reason="needs the Pico CircuitPython UF2 (CIRCUITPYTHON_UF2) and the RP2040 bootrom (RP2040_BOOTROM)",
 )
 
@@ -50,13 +75,21 @@ def emulator_ready():
             pytest.skip("npm ci in tools/emulate failed: " + proc.stderr[-500:])
 
 
-@pytest.fixture(scope="module")
-def image(tmp_path_factory):
-    emulator_ready()
-    tmp = tmp_path_factory.mktemp("wokwi")
-    out = tmp / "sultan.uf2"
-    wokwi_image.make_uf2(UF2, str(out), tree=str(tmp / "CIRCUITPY"), quiet=True)
-    return str(out)
+_images = {}
+
+
+def image(tmp_path_factory, version, size=None, deal=None):
+    """The Wokwi image for CircuitPython ``version`` (built once per option set)."""
+    key = (version, size, deal)
+    if key not in _images:
+        emulator_ready()
+        tmp = tmp_path_factory.mktemp("wokwi")
+        out = tmp / "sultan.uf2"
+        wokwi_image.make_uf2(
+            FIRMWARES[version], str(out), tree=str(tmp / "CIRCUITPY"), quiet=True, size=size, deal=deal
+        )
+        _images[key] = str(out)
+    return _images[key]
 
 
 def emulate(image, *args):
@@ -70,13 +103,21 @@ def emulate(image, *args):
     )
 
 
-def test_game_runs_on_circuitpython(tmp_path, image):
+@pytest.mark.parametrize("version", list(FIRMWARES) or ["none"])
+def test_game_runs_on_circuitpython(tmp_path, tmp_path_factory, version):
     from PIL import Image
 
     shots = tmp_path / "shots"
-    proc = emulate(image, "--scenario", os.path.join(ROOT, "wokwi", "scenario.yaml"), "--out", str(shots))
+    proc = emulate(
+        image(tmp_path_factory, version),
+        "--scenario",
+        os.path.join(ROOT, "wokwi", "scenario.yaml"),
+        "--out",
+        str(shots),
+    )
     out = proc.stdout
     assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
+    assert "CircuitPython %s" % version in out or "| %s" % version in out, out[:500]
     ready = re.search(r"SULTAN READY board=raspberry_pi_pico deal=(\d+) mem_free=(\d+)", out, re.M)
     assert ready, out[-2000:]
     assert int(ready.group(2)) > 20000, "less than 20 KB free after start-up"
@@ -95,14 +136,105 @@ def test_game_runs_on_circuitpython(tmp_path, image):
     assert pictures["02-selected.png"].tobytes() != pictures["03-turned.png"].tobytes()
 
 
-def test_game_runs_with_no_usb_host(tmp_path, image):
+def test_game_runs_with_no_usb_host(tmp_path, tmp_path_factory):
     """The game waits for nothing: with no USB host at all it still draws and answers the buttons."""
     from PIL import Image
 
     shots = tmp_path / "shots"
-    proc = emulate(image, "--no-usb", "--keys", "START", "--out", str(shots))
+    proc = emulate(image(tmp_path_factory, NEWEST), "--no-usb", "--keys", "START", "--out", str(shots))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     ready = Image.open(shots / "00-ready.png").convert("RGB")
     turned = Image.open(shots / "01-START.png").convert("RGB")
     assert len(ready.getcolors(320 * 240)) > 4, "nothing drawn without a USB host"
     assert ready.tobytes() != turned.tobytes(), "START changed nothing without a USB host"
+
+
+# Table screens only (the cursor, a selection, turns, a play): the menu and the text pages differ
+# today (terminalio's line pitch is 9 pixels on CircuitPython, 10 on Blinka; issue 10).
+TABLE_KEYS = "RIGHT A START START DOWN RIGHT A A LEFT B"
+MENU_KEYS = "SELECT DOWN B SELECT UP A B"
+
+
+def run_and_compare(tmp_path, tmp_path_factory, version, size, keys):
+    shots = tmp_path / "shots"
+    proc = emulate(
+        image(tmp_path_factory, version, size=size, deal=7),
+        "--keys",
+        keys,
+        "--window",
+        "%dx%d" % size,
+        "--out",
+        str(shots),
+        "--quiet",
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return compare_png.compare_run(str(shots), 7, "%dx%d" % size, keys)
+
+
+@pytest.mark.parametrize("version", list(FIRMWARES) or ["none"])
+def test_160x128_table_screens_match_the_host(tmp_path, tmp_path_factory, version):
+    """The PyBadge layout on real CircuitPython (the ILI9341 as a 160x128 window, deal 7): every
+    table screen after a key equals tools/screenshot.py's for the same deal and keys, in RGB565."""
+    results = run_and_compare(tmp_path, tmp_path_factory, version, (160, 128), TABLE_KEYS)
+    assert len(results) == len(TABLE_KEYS.split()) + 1
+    # 00-ready included: a fresh (erased) NVM is no save, and the first screen carries no notice
+    differ = ["%s: %s" % (name, compare_png.describe(r)) for name, _k, r in results if r["differ"] != 0]
+    assert not differ, "\n".join(differ)
+
+
+@pytest.mark.xfail(
+    reason="menu text: terminalio's line pitch is 9 px on CircuitPython, 10 on Blinka (issue 10)"
+)
+def test_160x128_menu_and_pages_match_the_host(tmp_path, tmp_path_factory):
+    results = run_and_compare(tmp_path, tmp_path_factory, NEWEST, (160, 128), MENU_KEYS)
+    differ = ["%s: %s" % (name, compare_png.describe(r)) for name, _k, r in results[1:] if r["differ"] != 0]
+    assert not differ, "\n".join(differ)
+
+
+BUNDLE_TODAY = (  # what wokwi.com's bundle would install for the old requirements.txt: the newest releases
+    "adafruit-circuitpython-display-text",
+    "adafruit-circuitpython-displayio-layout",
+    "adafruit-circuitpython-ili9341",
+)
+
+
+def newest_wheels(dest):
+    """The newest PyPI wheels of BUNDLE_TODAY (pip download); [] when PyPI cannot be reached."""
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps"]
+        + ["--only-binary=:all:", "-d", str(dest)]
+        + list(BUNDLE_TODAY),
+        capture_output=True,
+        text=True,
+    )
+    return sorted(glob.glob(os.path.join(str(dest), "*.whl"))) if proc.returncode == 0 else []
+
+
+def test_wokwi_web_export_runs_as_exported(tmp_path):
+    """make wokwi-web's folder, exactly as written, as the CIRCUITPY of the diagram's CircuitPython,
+    with today's newest bundle libraries in /lib as wokwi.com might add them: the export's own pinned
+    copies (top level, first on sys.path) are the ones imported, and the game plays."""
+    cp, version = wokwi_image.diagram_circuitpython()
+    if version not in FIRMWARES:
+        pytest.skip("no CircuitPython %s UF2 (the diagram's env)" % version)
+    emulator_ready()
+    tree = tmp_path / "CIRCUITPY"
+    files = wokwi_image.make_web(str(tree), quiet=True)
+    assert "code.py" in files
+    wheels = newest_wheels(tmp_path / "wheels")
+    build_circuitpy = tool("build_circuitpy")
+    for wheel in wheels:
+        for rel, data in build_circuitpy.wheel_sources(wheel).items():
+            dst = tree / "lib" / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_bytes(data)
+    out = tmp_path / "web.uf2"
+    wokwi_image.lay_uf2(FIRMWARES[version], str(tree), str(out), quiet=True)
+    proc = emulate(
+        str(out), "--scenario", os.path.join(ROOT, "wokwi", "scenario.yaml"), "--out", str(tmp_path)
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert re.search(r"SULTAN READY board=raspberry_pi_pico", proc.stdout)
+    assert len(re.findall(r"^SULTAN key=", proc.stdout, re.M)) == 3
