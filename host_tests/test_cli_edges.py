@@ -355,3 +355,23 @@ def test_a_venv_that_no_longer_imports_is_reinstalled(tmp_path, imports):
     assert r.returncode == 0, r.stderr
     assert stamp.exists() == imports
     assert ("pip install" in r.stdout) == (not imports)
+
+
+# ------------------------------------------------------------------ 10. docs
+
+
+def test_the_json_key_list_in_the_docs_is_the_snapshots():
+    from sultan_host.snapshot import snapshot
+
+    text = open(os.path.join(ROOT, "docs", "cli.md")).read()
+    para = text[text.index("`--json` prints"):]
+    para = para[:para.index("\n\n")]
+    named = [k for k in snapshot(Game(deal=1)) if "`%s`" % k in para]
+    assert named == list(snapshot(Game(deal=1)))  # every key, rules included, in order of mention
+    assert [para.index("`%s`" % k) for k in named] == sorted(para.index("`%s`" % k) for k in named)
+
+
+def test_the_docs_example_outputs_are_git_ignored():
+    r = subprocess.run(["git", "check-ignore", "out.png", "shot.png"], cwd=ROOT, capture_output=True,
+                       text=True)
+    assert r.stdout.split() == ["out.png", "shot.png"]

@@ -1,6 +1,6 @@
 """Render the game screen headlessly to a PNG.
 
-    python tools/screenshot.py --deal 7 --size 160x128 --keys "RIGHT A" --out build/shot.png
+    python tools/screenshot.py --deal 7 --size 160x128 --keys "RIGHT A" --out shot.png
 
 Bad arguments (a bad output path too: not .png, empty, a directory, no such directory):
 one line on stderr, exit status 2, checked before anything is drawn (``sultan_host.args``).

@@ -2,7 +2,7 @@
 
     make sim                                   # a 160x128 PyBadge screen, 4x
     make sim ARGS="--size 320x240 --zoom 2"    # the Wokwi ILI9341 layout
-    SDL_VIDEODRIVER=dummy make sim ARGS="--frames 50 --keys 'RIGHT A' --screenshot build/out.png"
+    SDL_VIDEODRIVER=dummy make sim ARGS="--frames 50 --keys 'RIGHT A' --screenshot out.png"
 
 Keys: arrows = D-pad, Z = A, X = B, Enter = START, Space = SELECT, Esc = quit.
 Closing the window, Esc, Ctrl-C and SIGTERM all save and quit.  With no display

@@ -51,7 +51,7 @@ class MemoryRegion:
         return len(self.data)
 
     def read(self, offset, n):
-        return bytes(memoryview(self.data)[offset:offset + n])  # one copy, not two
+        return memoryview(self.data)[offset:offset + n]  # a view: no copy (read at once, never kept)
 
     def write(self, offset, data):
         self.data[offset:offset + len(data)] = data
