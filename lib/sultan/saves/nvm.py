@@ -10,7 +10,7 @@ keeps the statistics only); none at all, or one too small even for the
 statistics, gives a store that keeps everything in RAM and writes nothing.
 
 On the SAMD51 every NVM write erases and rewrites the whole 8 KB block, so the
-store writes only at checkpoints (see ``sultan.save.Store``).
+store writes only at checkpoints (see ``sultan.saves.store.Store``).
 """
 
 from sultan.saves.record import SLOT_MAX, SLOT_MIN

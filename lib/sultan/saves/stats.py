@@ -2,7 +2,7 @@
 
 A game counts once, when it is decided: won, lost, or abandoned (a new game
 started after at least one action counts as played and lost).  The figures are
-saved inside every save record (see ``sultan.save``), so they survive power
+saved inside every save record (see ``sultan.saves.record``), so they survive power
 cuts under the same two-slot rule as the game.
 
 Plain lists of small ints; runs on CPython, MicroPython and CircuitPython.
