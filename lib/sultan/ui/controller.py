@@ -2,7 +2,9 @@
 
 Knows nothing of displayio or pins: ``Controller.press(key)`` changes the game and the
 controller's own state (``cursor``, ``selected``, ``mode``, ``message`` ...), and the screen
-draws whatever that state is, its words from ``sultan.ui.words``.
+draws whatever that state is, its words from ``sultan.ui.words``.  The actions themselves
+(play, turn, undo, new deal ... and what the message line says of them) are its base class,
+``sultan.ui.actions.Actions``; here is which key does what in which mode.
 
 Controls (key numbers from ``sultan.ui.keys``): the D-pad walks the cursor over the places
 (``layout.GRID``, wrapping, skipping gaps); A on a divan card or the talon selects it, A on it
@@ -21,20 +23,25 @@ and the language into the save record's bits (``apply_settings`` unpacks them); 
 the store's ``sultan.saves.stats.Stats`` (or None).
 """
 
-import sys
-
 from sultan import const
 from sultan.rules import engine
 from sultan.ui import keys, words
+from sultan.ui.actions import (  # noqa: F401  (the modes: the screen and the tests import them from here)
+    DEAL,
+    MENU,
+    OVER,
+    PLAY,
+    RULES_PAGE,
+    STATS_PAGE,
+    Actions,
+    forget,
+    random_deal_number,
+)
 from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TALON
 
-# Modes: what the keys drive and the screen shows.
-PLAY = const(0)
-MENU = const(1)
-DEAL = const(2)
-RULES_PAGE = const(3)
-OVER = const(4)
-STATS_PAGE = const(5)
+# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
+_SELECT_FIRST = const(9)
+_SELECTED = const(10)
 
 # settings() bits (saved in the record's flags byte, see sultan.saves.record); every default is 0
 S_SOUND_OFF = const(1)
@@ -72,78 +79,19 @@ def settings_rules(bits):
     return rules if rules < len(engine.RULES_NAMES) else engine.RULES_SEED
 
 
-def forget(name):
-    """Drop the module ``name`` (imported on demand) from ``sys.modules`` and from its package, so
-    that the next collection frees its code; it is imported again when next wanted."""
-    sys.modules.pop(name, None)
-    i = name.rfind(".")
-    parent = sys.modules.get(name[:i])
-    if parent is not None and hasattr(parent, name[i + 1:]):
-        delattr(parent, name[i + 1:])
-
-
-def _is_winnable(deal, rules):
-    """True if ``deal`` is in the shipped table of known-winnable deals of ``rules``."""
-    if not deal:
-        return False
-    try:
-        from sultan.rules import winnable
-
-        return winnable.is_winnable(deal, rules)
-    except (ImportError, OSError, ValueError, MemoryError):  # no table on this build: no mark
-        return False
-    finally:
-        forget("sultan.rules.winnable")
-
-
-def _pick_winnable(r, rules):
-    """A deal from the winnable table of ``rules`` picked by the int ``r`` (0: no table)."""
-    try:
-        from sultan.rules import winnable
-
-        return winnable.random_deal(r, rules)
-    except (ImportError, OSError, ValueError, MemoryError):
-        return 0
-    finally:
-        forget("sultan.rules.winnable")
-
-
-def random_deal_number():
-    """A deal number drawn at random (1 .. MAX_DEAL)."""
-    try:
-        import random
-
-        return random.randint(1, engine.MAX_DEAL)
-    except ImportError:  # pragma: no cover - every port has random
-        import time
-
-        return int(time.monotonic() * 1000) % engine.MAX_DEAL + 1
-
-
-class Controller:
+class Controller(Actions):
     """The game as the buttons see it."""
 
     def __init__(self, game, rand_deal=None, sound=False, stats=None, settings=None):
-        self.game = game
-        self.rand_deal = rand_deal or random_deal_number
+        Actions.__init__(self, game, rand_deal)
         self.has_sound = sound  # the board can sound and light: the menu shows those switches
         self.stats = stats  # sultan.saves.stats.Stats kept by the save store, None without one
-        self.rules = game.rules  # the ruleset of the next deal
         self.sound_on = True
         self.lights_on = True
         self.lang = words.EN
-        self.event = ""  # what the last key did, for sultan.ui.sound
-        self.winnable = _is_winnable(game.deal, game.rules)  # looked up once per deal
         self.cursor = 0  # a place code (layout.GRID)
-        self.selected = NONE
-        self.mode = PLAY
         self.menu = None  # sultan.ui.menu.Menu once wanted
         self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up
-        self.autoplay = False
-        self.hint = 0  # packed engine hint on show, 0 = none
-        self.message = ""
-        self.message_cards = [0, 0]
-        self.changes = 0  # bumped on every game change (for saves)
         if settings is None:
             self.set_language(words.EN)
         else:
@@ -221,20 +169,6 @@ class Controller:
     def deal_number(self):
         return self.editor.number()
 
-    # ------------------------------------------------------------- messages
-    def say(self, text, c1=0, c2=0):
-        self.message = text
-        self.message_cards[0] = c1
-        self.message_cards[1] = c2
-
-    def tell(self, i, c1=0, c2=0):
-        """Say ``words.TEXT[i]``."""
-        self.say(words.TEXT[i], c1, c2)
-
-    def _refused(self, code, card=0, other=0):
-        self.event = "refuse"
-        self.say(words.refusal(code), card, other)
-
     # -------------------------------------------------------------- keys
     def press(self, key):
         """Handle one key press; returns True (every press redraws)."""
@@ -296,7 +230,7 @@ class Controller:
         elif p >= F0:
             if self.selected == NONE:
                 self.event = "refuse"
-                self.tell(words.SELECT_FIRST)
+                self.tell(_SELECT_FIRST)
             else:
                 self._play(self.selected, p - F0)
         elif p == self.selected:
@@ -305,7 +239,7 @@ class Controller:
             self._park(p)
         elif g.card_at(p):
             self.selected = p
-            self.tell(words.SELECTED, g.card_at(p))
+            self.tell(_SELECTED, g.card_at(p))
         else:
             self.selected = NONE
             self._refused(engine.R_EMPTY)
@@ -320,115 +254,9 @@ class Controller:
         elif key == keys.SELECT:
             self.mode = MENU
 
-    # -------------------------------------------------------------- actions
-    def _play(self, place, f):
-        g = self.game
-        card = g.card_at(place)
-        code = g.play_auto(place) if f < 0 else g.play(place, f)
-        if code == engine.OK:
-            self.selected = NONE
-            self.event = "place"
-            self.after_move()
-        elif code == engine.R_NO_FIT:
-            self._refused(code, card, g.foundation_card(f))
-        elif code == engine.R_FOUNDATION_DONE:
-            self._refused(code, g.foundation_card(f))
-        else:
-            self._refused(code, card)
-
-    def _park(self, slot):
-        code = self.game.park(slot)
-        if code == engine.OK:
-            self.selected = NONE
-            self.event = "place"
-            self.after_move()
-        else:
-            self._refused(code)
-
-    def _stock(self):
-        g = self.game
-        code = g.turn()
-        if code == engine.R_STOCK_EMPTY:
-            code = g.redeal()
-            if code == engine.OK:
-                self.event = "redeal"
-                self.say(words.TEXT[words.REDEAL] % g.pass_no)
-        if code == engine.OK:
-            self.after_move()
-        else:
-            self._refused(code)
-
-    def after_move(self):
-        """Count a change; with autoplay on, play every card the canonical policy would."""
-        self.changes += 1
-        if self.autoplay:
-            g = self.game
-            while engine.hint_kind(g.hint()) == engine.A_PLAY:
-                g.step()
-                if not self.event:
-                    self.event = "place"
-        self.check_over()
-
-    def undo(self):
-        code = self.game.undo()
-        if code == engine.OK:
-            self.changes += 1
-            self.selected = NONE
-            self.tell(words.UNDONE)
-            if self.mode == OVER:
-                self.mode = PLAY
-        else:
-            self._refused(code)
-
-    def redo(self):
-        code = self.game.redo()
-        if code == engine.OK:
-            self.changes += 1
-            self.selected = NONE
-            self.tell(words.REDONE)
-            self.check_over()
-        else:
-            self._refused(code)
-
-    def restart(self):
-        """The same deal again, under its own rules (an order game: undone to its start)."""
-        g = self.game
-        if g.deal:
-            self.new_deal(g.deal, g.rules)
-        else:
-            while g.moves:
-                g.undo()
-            self.changes += 1
-            self.tell(words.RESTARTED)
-
-    def check_over(self):
-        """To the won/lost panel once the game is over."""
-        if self.game.status() != engine.PLAYING:
-            self.selected = NONE
-            self.mode = OVER
-
     def show_rules(self):
         self.mode = RULES_PAGE
 
     def show_stats(self):
         self.mode = STATS_PAGE
 
-    def pick_winnable(self):
-        """A random deal from the winnable table of the next deal's ruleset (0: no table)."""
-        return _pick_winnable(self.rand_deal(), self.rules)
-
-    def new_deal(self, deal, rules=None):
-        """Deal ``deal`` in place under ``rules`` (None: the ruleset chosen for the next deal)."""
-        g = self.game
-        if rules is None:
-            rules = self.rules
-        g.new_deal(deal, rules=rules)
-        self.winnable = _is_winnable(deal, rules)
-        self.changes += 1
-        self.selected = NONE
-        self.mode = PLAY
-        self.event = "deal"
-        self.say(words.TEXT[words.WINNABLE_DEAL if self.winnable else words.DEAL] % deal)
-        if self.autoplay:
-            self.after_move()
-        self.check_over()

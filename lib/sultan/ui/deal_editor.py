@@ -7,7 +7,10 @@ SELECT cancel.  Its panel text is ``sultan.ui.words.deal_lines``.
 """
 
 from sultan import const
-from sultan.ui import keys, words
+from sultan.ui import keys
+
+# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
+_DEAL_RANGE = const(23)
 
 DIGITS = const(9)
 
@@ -46,6 +49,6 @@ class DealEditor:
         elif key == keys.A or key == keys.START:
             n = self.number()
             if n < 1:
-                ctrl.tell(words.DEAL_RANGE)
+                ctrl.tell(_DEAL_RANGE)
             else:
                 ctrl.new_deal(n)

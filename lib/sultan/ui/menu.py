@@ -11,6 +11,26 @@ from sultan.rules import engine
 from sultan.rules.table import TALON
 from sultan.ui import keys, words
 
+# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
+_ON = const(0)
+_OFF = const(1)
+_HINT_PLAY = const(15)
+_HINT_TURN = const(16)
+_HINT_REDEAL = const(17)
+_HINT_PARK = const(18)
+_NO_MOVES = const(19)
+_NO_WINNABLE = const(24)
+_AUTO_ON = const(25)
+_AUTO_OFF = const(26)
+_SOUND_ON = const(27)
+_SOUND_OFF = const(28)
+_LIGHTS_ON = const(29)
+_LIGHTS_OFF = const(30)
+_RULES_NOW = const(31)
+_RULES_SAME = const(32)
+_RULES_NEXT = const(33)
+_LANGUAGE = const(34)
+
 M_NEW = const(0)
 M_CHOOSE = const(1)
 M_RESTART = const(2)
@@ -58,7 +78,7 @@ class Menu:
             return text + ": " + words.ruleset_name(ctrl.rules)
         else:
             return text
-        return text + words.TEXT[words.ON if on else words.OFF]
+        return text + words.TEXT[_ON if on else _OFF]
 
     def press(self, ctrl, key):
         """A key while the menu is up: UP/DOWN move (wrapping), A chooses, B or SELECT closes."""
@@ -81,7 +101,7 @@ class Menu:
             if d:
                 ctrl.new_deal(d)
             else:
-                ctrl.tell(words.NO_WINNABLE)
+                ctrl.tell(_NO_WINNABLE)
         elif item == M_CHOOSE:
             ctrl.edit_deal()
         elif item == M_RESTART:
@@ -94,7 +114,7 @@ class Menu:
             self._hint(ctrl)
         elif item == M_AUTO:
             ctrl.autoplay = not ctrl.autoplay
-            ctrl.tell(words.AUTO_ON if ctrl.autoplay else words.AUTO_OFF)
+            ctrl.tell(_AUTO_ON if ctrl.autoplay else _AUTO_OFF)
             if ctrl.autoplay:
                 ctrl.after_move()
         elif item == M_RULESET:
@@ -103,13 +123,13 @@ class Menu:
             ctrl.show_stats()
         elif item == M_SOUND:
             ctrl.sound_on = not ctrl.sound_on
-            ctrl.tell(words.SOUND_ON if ctrl.sound_on else words.SOUND_OFF)
+            ctrl.tell(_SOUND_ON if ctrl.sound_on else _SOUND_OFF)
         elif item == M_LIGHTS:
             ctrl.lights_on = not ctrl.lights_on
-            ctrl.tell(words.LIGHTS_ON if ctrl.lights_on else words.LIGHTS_OFF)
+            ctrl.tell(_LIGHTS_ON if ctrl.lights_on else _LIGHTS_OFF)
         elif item == M_LANGUAGE:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
-            ctrl.tell(words.LANGUAGE)
+            ctrl.tell(_LANGUAGE)
         elif item == M_RULES:
             ctrl.show_rules()
 
@@ -120,11 +140,11 @@ class Menu:
         name = words.ruleset_name(ctrl.rules)
         if not g.log_end and g.deal and g.rules != ctrl.rules:
             ctrl.new_deal(g.deal)  # nothing played yet: this deal, under the new rules
-            ctrl.say(words.TEXT[words.RULES_NOW] % (name, g.deal))
+            ctrl.say(words.TEXT[_RULES_NOW] % (name, g.deal))
         elif g.rules == ctrl.rules:
-            ctrl.say(words.TEXT[words.RULES_SAME] % name)
+            ctrl.say(words.TEXT[_RULES_SAME] % name)
         else:
-            ctrl.say(words.TEXT[words.RULES_NEXT] % name)
+            ctrl.say(words.TEXT[_RULES_NEXT] % name)
 
     def _hint(self, ctrl):
         """Put the engine's hint on show: the message says it, the screen rings its places."""
@@ -133,13 +153,13 @@ class Menu:
         ctrl.hint = h
         k = engine.hint_kind(h)
         if k == engine.A_PLAY:
-            ctrl.tell(words.HINT_PLAY, g.card_at(engine.hint_place(h)),
+            ctrl.tell(_HINT_PLAY, g.card_at(engine.hint_place(h)),
                       g.foundation_card(engine.hint_foundation(h)))
         elif k == engine.A_TURN:
-            ctrl.tell(words.HINT_TURN)
+            ctrl.tell(_HINT_TURN)
         elif k == engine.A_REDEAL:
-            ctrl.tell(words.HINT_REDEAL)
+            ctrl.tell(_HINT_REDEAL)
         elif k == engine.A_PARK:
-            ctrl.tell(words.HINT_PARK, g.card_at(TALON))
+            ctrl.tell(_HINT_PARK, g.card_at(TALON))
         else:
-            ctrl.tell(words.NO_MOVES)
+            ctrl.tell(_NO_MOVES)

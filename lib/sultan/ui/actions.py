@@ -1,0 +1,222 @@
+"""What the player's actions do to the game, and what the message line says of each.
+
+``Actions`` is the part of the controller that changes the game: a play, a park, a stock
+turn or redeal, undo and redo, a restart, a new deal (with its winnable mark), autoplay
+after a move, and the switch to the won/lost panel when the game ends.  Each sets
+``message`` (words from ``sultan.ui.words``), ``event`` (for ``sultan.ui.sound``) and bumps
+``changes`` (the app saves on that).  ``sultan.ui.controller.Controller`` builds on it: which
+key does what in which mode, the cursor, the menu, the digit editor and the settings.
+
+The modes are defined here, beside the actions that end a game (``OVER``) or leave the
+won/lost panel; ``sultan.ui.controller`` is where the screen and tests import them from.
+"""
+
+import sys
+
+from sultan import const
+from sultan.rules import engine
+from sultan.ui import words
+from sultan.ui.layout import NONE
+
+# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
+_REDEAL = const(11)
+_UNDONE = const(12)
+_REDONE = const(13)
+_RESTARTED = const(14)
+_DEAL = const(21)
+_WINNABLE_DEAL = const(22)
+
+# Modes: what the keys drive and the screen shows.
+PLAY = const(0)
+MENU = const(1)
+DEAL = const(2)
+RULES_PAGE = const(3)
+OVER = const(4)
+STATS_PAGE = const(5)
+
+
+def forget(name):
+    """Drop the module ``name`` (imported on demand) from ``sys.modules`` and from its package, so
+    that the next collection frees its code; it is imported again when next wanted."""
+    sys.modules.pop(name, None)
+    i = name.rfind(".")
+    parent = sys.modules.get(name[:i])
+    if parent is not None and hasattr(parent, name[i + 1:]):
+        delattr(parent, name[i + 1:])
+
+
+def _is_winnable(deal, rules):
+    """True if ``deal`` is in the shipped table of known-winnable deals of ``rules``."""
+    if not deal:
+        return False
+    try:
+        from sultan.rules import winnable
+
+        return winnable.is_winnable(deal, rules)
+    except (ImportError, OSError, ValueError, MemoryError):  # no table on this build: no mark
+        return False
+    finally:
+        forget("sultan.rules.winnable")
+
+
+def _pick_winnable(r, rules):
+    """A deal from the winnable table of ``rules`` picked by the int ``r`` (0: no table)."""
+    try:
+        from sultan.rules import winnable
+
+        return winnable.random_deal(r, rules)
+    except (ImportError, OSError, ValueError, MemoryError):
+        return 0
+    finally:
+        forget("sultan.rules.winnable")
+
+
+def random_deal_number():
+    """A deal number drawn at random (1 .. MAX_DEAL)."""
+    try:
+        import random
+
+        return random.randint(1, engine.MAX_DEAL)
+    except ImportError:  # pragma: no cover - every port has random
+        import time
+
+        return int(time.monotonic() * 1000) % engine.MAX_DEAL + 1
+
+
+class Actions:
+    """The game, what was last said of it, and the actions on it."""
+
+    def __init__(self, game, rand_deal=None):
+        self.game = game
+        self.rand_deal = rand_deal or random_deal_number
+        self.rules = game.rules  # the ruleset of the next deal
+        self.autoplay = False
+        self.winnable = _is_winnable(game.deal, game.rules)  # looked up once per deal
+        self.selected = NONE  # the place whose card is selected (layout place codes)
+        self.mode = PLAY
+        self.event = ""  # what the last key did, for sultan.ui.sound
+        self.hint = 0  # packed engine hint on show, 0 = none
+        self.message = ""
+        self.message_cards = [0, 0]
+        self.changes = 0  # bumped on every game change (for saves)
+
+    # ------------------------------------------------------------- messages
+    def say(self, text, c1=0, c2=0):
+        self.message = text
+        self.message_cards[0] = c1
+        self.message_cards[1] = c2
+
+    def tell(self, i, c1=0, c2=0):
+        """Say ``words.TEXT[i]``."""
+        self.say(words.TEXT[i], c1, c2)
+
+    def _refused(self, code, card=0, other=0):
+        self.event = "refuse"
+        self.say(words.refusal(code), card, other)
+
+    # -------------------------------------------------------------- actions
+    def _play(self, place, f):
+        g = self.game
+        card = g.card_at(place)
+        code = g.play_auto(place) if f < 0 else g.play(place, f)
+        if code == engine.OK:
+            self.selected = NONE
+            self.event = "place"
+            self.after_move()
+        elif code == engine.R_NO_FIT:
+            self._refused(code, card, g.foundation_card(f))
+        elif code == engine.R_FOUNDATION_DONE:
+            self._refused(code, g.foundation_card(f))
+        else:
+            self._refused(code, card)
+
+    def _park(self, slot):
+        code = self.game.park(slot)
+        if code == engine.OK:
+            self.selected = NONE
+            self.event = "place"
+            self.after_move()
+        else:
+            self._refused(code)
+
+    def _stock(self):
+        g = self.game
+        code = g.turn()
+        if code == engine.R_STOCK_EMPTY:
+            code = g.redeal()
+            if code == engine.OK:
+                self.event = "redeal"
+                self.say(words.TEXT[_REDEAL] % g.pass_no)
+        if code == engine.OK:
+            self.after_move()
+        else:
+            self._refused(code)
+
+    def after_move(self):
+        """Count a change; with autoplay on, play every card the canonical policy would."""
+        self.changes += 1
+        if self.autoplay:
+            g = self.game
+            while engine.hint_kind(g.hint()) == engine.A_PLAY:
+                g.step()
+                if not self.event:
+                    self.event = "place"
+        self.check_over()
+
+    def undo(self):
+        code = self.game.undo()
+        if code == engine.OK:
+            self.changes += 1
+            self.selected = NONE
+            self.tell(_UNDONE)
+            if self.mode == OVER:
+                self.mode = PLAY
+        else:
+            self._refused(code)
+
+    def redo(self):
+        code = self.game.redo()
+        if code == engine.OK:
+            self.changes += 1
+            self.selected = NONE
+            self.tell(_REDONE)
+            self.check_over()
+        else:
+            self._refused(code)
+
+    def restart(self):
+        """The same deal again, under its own rules (an order game: undone to its start)."""
+        g = self.game
+        if g.deal:
+            self.new_deal(g.deal, g.rules)
+        else:
+            while g.moves:
+                g.undo()
+            self.changes += 1
+            self.tell(_RESTARTED)
+
+    def check_over(self):
+        """To the won/lost panel once the game is over."""
+        if self.game.status() != engine.PLAYING:
+            self.selected = NONE
+            self.mode = OVER
+
+    def pick_winnable(self):
+        """A random deal from the winnable table of the next deal's ruleset (0: no table)."""
+        return _pick_winnable(self.rand_deal(), self.rules)
+
+    def new_deal(self, deal, rules=None):
+        """Deal ``deal`` in place under ``rules`` (None: the ruleset chosen for the next deal)."""
+        g = self.game
+        if rules is None:
+            rules = self.rules
+        g.new_deal(deal, rules=rules)
+        self.winnable = _is_winnable(deal, rules)
+        self.changes += 1
+        self.selected = NONE
+        self.mode = PLAY
+        self.event = "deal"
+        self.say(words.TEXT[_WINNABLE_DEAL if self.winnable else _DEAL] % deal)
+        if self.autoplay:
+            self.after_move()
+        self.check_over()
