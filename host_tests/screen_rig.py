@@ -3,7 +3,8 @@
 ``Rig("160x128", deal=7)`` runs the real start-up (``sultan.app.start``) on a
 ``HeadlessDisplay``; ``rig.press("RIGHT A")`` handles keys exactly as the main
 loop does (controller, screen update, one refresh each) and returns the
-framebuffer before and after.
+framebuffer before and after.  ``panel_text(screen)`` and ``panel_rect(rig)`` say
+what the panel shows and where.
 """
 
 import os
@@ -69,6 +70,20 @@ class Rig:
     def card_rect(self, place):
         x, y = self.layout.place_xy(place)
         return x, y, CARD_W, CARD_H
+
+
+def panel_text(screen):
+    """The panel's lines on show (without the marker's column); [] when it is hidden."""
+    return [line.text[1:] for line in screen.panel if not line.grid.hidden]
+
+
+def panel_rect(rig):
+    """The panel's virtual (x, y, w, h), from its lines on show; None when it is hidden."""
+    shown = [line.grid for line in rig.screen.panel if not line.grid.hidden]
+    if not shown:
+        return None
+    x, y = shown[0].x, shown[0].y
+    return x, y, rig.layout.vw - x, len(shown) * shown[0].tile_height
 
 
 def color(index):

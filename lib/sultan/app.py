@@ -107,11 +107,8 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
         ctrl.say(text if len(text) <= screen.cols else store.short_message)
     gc.collect()
     screen.update(ctrl)
-    display.refresh()
-    # A second refresh while nothing changed: displayio's first refresh after the root
-    # group is set leaves the next one a near-full redraw (0.8 s on the Pico at 320x240);
-    # done here it is part of start-up and the first key draws only what it changes.
-    display.refresh()
+    display.refresh()  # one refresh: the screen keeps what starts hidden off the screen, so the
+    # first key redraws only what it changes (see sultan.ui.screen)
     return ctrl, screen
 
 

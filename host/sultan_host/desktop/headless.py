@@ -4,7 +4,13 @@
 each refresh renders the dirty areas, exactly as a real display would be sent
 them, into an RGB565 framebuffer that ``pixels()`` / ``image()`` read back.
 It also records what each refresh sent (``last_areas``, ``refreshes``), which
-``tools/bench_screen.py`` turns into figures.
+``sultan_host.bench.screen`` turns into figures.
+
+After a full refresh (the first one after ``root_group`` is set) it books every TileGrid as
+drawn, hidden ones too, as CircuitPython does (``displayio_tilegrid_finish_refresh``), so the
+next refresh sends what it would on the device: a TileGrid that was hidden then repaints its
+area once.  Blinka instead keeps every TileGrid "changed" after a full refresh and repaints
+the whole screen at the next one.
 """
 
 import contextlib
@@ -39,7 +45,16 @@ class HeadlessDisplay(busdisplay.BusDisplay):
     def _refresh_display(self):
         self.last_areas = []
         self.refreshes += 1
-        return super()._refresh_display()
+        core = self._core
+        if not core.start_refresh():
+            return False
+        full = core.full_refresh
+        for area in self._get_refresh_areas():
+            self._refresh_area(area)
+        if full and core.current_group is not None:
+            _book_drawn(core.current_group)
+        core.finish_refresh()
+        return True
 
     def _refresh_area(self, area):
         clipped = Area()
@@ -74,6 +89,15 @@ class HeadlessDisplay(busdisplay.BusDisplay):
     def sent_pixels(self):
         """Pixels the last refresh sent, areas that overlap counted each time."""
         return sum((x2 - x1) * (y2 - y1) for x1, y1, x2, y2 in self.last_areas)
+
+
+def _book_drawn(group):
+    """Let every TileGrid under ``group`` finish this refresh as drawn (CircuitPython's way)."""
+    for layer in group:
+        if isinstance(layer, displayio.Group):
+            _book_drawn(layer)
+        elif isinstance(layer, displayio.TileGrid):
+            layer._needs_refresh = False
 
 
 def to_image(fb):

@@ -5,10 +5,14 @@ board is laid out on a 160-pixel-wide "virtual" screen and drawn at an integer
 ``scale`` (2 on a 320x240 display), so the big screen gets big cards::
 
     status line: deal, pass, placed, missed
-    [d0] [F0][F1][F2] [d3] [stock]
-    [d1] [F3][SU][F4] [d4] [talon]
-    [d2] [F5][F6][F7] [d5]
+    |d0| [F0][F1][F2] |d3| [stock]
+    |d1| [F3][SU][F4] |d4| [talon]
+    |d2| [F5][F6][F7] |d5|  count
     message line
+
+The divan's two columns stand on trays (``tray_rect``), apart from the pyramid;
+the talon's card count sits in the empty corner under it.  Text is a grid of
+GLYPH_W x GLYPH_H glyph cells: 26 columns at 160 pixels.
 
 Places have one code each: divan slots 0..5, TALON 6, STOCK 7, foundation f
 is 8 + f, the sultan 16.  ``GRID`` is the 6x3 cell map the cursor walks.
@@ -33,10 +37,21 @@ GRID = (
 
 CARD_W = const(22)
 CARD_H = const(30)
-TEXT_H = const(12)  # one line of terminalio.FONT
-LINE_H = const(10)  # line pitch of the overlay's text (line_spacing 10/12)
+GLYPH_W = const(6)  # a text cell: 5x7 letters, a column and descender rows of space
+GLYPH_H = const(10)
+TEXT_H = const(12)  # the status and message bands: a glyph row and a pixel above and below
+LINE_H = GLYPH_H  # line pitch of the panel's text
+COUNT_COLS = const(2)  # the stock's and the talon's card counts: 2 digits
 RING = const(2)  # highlight ring width outside a card
 PYRAMID_GAP = const(2)
+DIVAN_GAP = const(6)  # between a divan column and the pyramid
+STOCK_GAP = const(6)  # between the right divan column and the stock
+TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text bands are near)
+PARK = const(-256)  # x of a hidden object never shown yet: wholly off the screen
+# Real pixels a scrolled menu may cover: opening or closing a panel redraws every pixel under
+# it, 5.5-7 us each on the Pico at 320x240 (measured in tools/emulate), so ~40,000 keeps
+# it under 300 ms; 160x128 shows its whole panel height.
+PANEL_BUDGET = const(40000)
 
 
 def cell_of(place):
@@ -59,39 +74,67 @@ class Layout:
         vh = height // self.scale
         self.vw = vw
         self.vh = vh
-        # Columns: divan | pyramid (3) | divan | stock and talon.
-        g1 = 5
-        g2 = 8
-        total = 6 * CARD_W + 2 * PYRAMID_GAP + 2 * g1 + g2
-        x = (vw - total) // 2
+        self._columns(vw)
+        self._rows(vh)
+        self._text(vw, vh)
+
+    def _columns(self, vw):
+        """Columns: divan | pyramid (3) | divan | stock and talon, centred."""
         px = CARD_W + PYRAMID_GAP
-        self.col_x = (x, x + CARD_W + g1, x + CARD_W + g1 + px, x + CARD_W + g1 + 2 * px,
-                      x + CARD_W + g1 + 3 * px - PYRAMID_GAP + g1,
-                      x + CARD_W + g1 + 3 * px - PYRAMID_GAP + g1 + CARD_W + g2)
+        total = 6 * CARD_W + 2 * PYRAMID_GAP + 2 * DIVAN_GAP + STOCK_GAP
+        x = (vw - total) // 2
+        pyramid = x + CARD_W + DIVAN_GAP
+        right = pyramid + 3 * px - PYRAMID_GAP + DIVAN_GAP
+        self.col_x = (x, pyramid, pyramid + px, pyramid + 2 * px, right, right + CARD_W + STOCK_GAP)
+        self.pitch_x = px
+
+    def _rows(self, vh):
+        """Three rows of cards between the two text bands, 3 pixels apart (2 when tight)."""
         free = vh - 2 * TEXT_H - 3 * CARD_H
         gr = 2 if free < 12 else 3
         top = (free - 2 * gr) // 2
         y0 = TEXT_H + (top if top > 0 else 0)
         self.row_y = (y0, y0 + CARD_H + gr, y0 + 2 * (CARD_H + gr))
-        self.pitch_x = px
         self.pitch_y = CARD_H + gr
-        self.status_xy = (0, 0)
-        self.message_xy = (0, vh - TEXT_H)
-        self.text_cols = vw // 6
-        # The overlay panel (menus, win/lost, rules) covers the card area; the
-        # status and message lines (opaque, full width) are drawn over its edges.
-        self.panel_y = TEXT_H
-        self.panel_tiles = ((vw + 10) // 11, (vh - 2 * TEXT_H + 9) // 10)
-        self.panel_lines = (vh - 2 * TEXT_H - 3) // LINE_H
+
+    def _text(self, vw, vh):
+        """The text grids: status and message lines, the panel, the two card counts."""
+        self.text_cols = vw // GLYPH_W
+        pad = (TEXT_H - GLYPH_H) // 2
+        self.status_xy = (0, pad)
+        self.message_xy = (0, vh - TEXT_H + pad)
+        # The panel (menu, pages, won/lost): a text line per line of content, as wide as the
+        # widest (panel_rect), so opening or closing it redraws no more than it shows.
+        area = vh - 2 * TEXT_H
+        self.panel_lines = area // LINE_H
+        self.panel_cols = vw // GLYPH_W + 1  # reaches past the right edge from any column
+        line_px = vw * LINE_H * self.scale * self.scale
+        self.menu_lines = min(self.panel_lines, PANEL_BUDGET // line_px)
+        count_w = COUNT_COLS * GLYPH_W
+        x, y = self.place_xy(STOCK)
+        self.stock_count_xy = (x + (CARD_W - count_w) // 2, y + (CARD_H - GLYPH_H) // 2)
+        x, y = self.place_xy(TALON)
+        self.talon_count_xy = (x + (CARD_W - count_w) // 2, y + self.pitch_y + 1)
+
+    def panel_rect(self, lines, width):
+        """(x, y) of a panel of ``lines`` lines of text ``width`` columns wide: against the right
+        edge (the text lines run on past it), a column for the menu's marker on the left and
+        one of margin on the right; centred in the card area's height."""
+        x = self.vw - (width + 2) * GLYPH_W
+        area = self.vh - 2 * TEXT_H
+        return (x if x > 0 else 0), TEXT_H + (area - lines * LINE_H) // 2
+
+    def tray_rect(self, side):
+        """(x, y, w, h) of the tray under divan column ``side`` (0 left, 1 right); h is even."""
+        x = self.col_x[0 if side == 0 else 4] - TRAY_PAD
+        y = max(TEXT_H, self.row_y[0] - TRAY_PAD)
+        bottom = min(self.vh - TEXT_H, self.row_y[2] + CARD_H + TRAY_PAD)
+        return x, y, CARD_W + 2 * TRAY_PAD, (bottom - y) & ~1
 
     def place_xy(self, place):
         """Top-left virtual pixel of the card at ``place``."""
         col, row = cell_of(place)
         return self.col_x[col], self.row_y[row]
-
-    def pyramid_rect(self):
-        """(x, y, w, h) of the 3x3 pyramid's grid (cells include the gaps)."""
-        return self.col_x[1], self.row_y[0], 3 * self.pitch_x, 3 * self.pitch_y
 
     def ring_rect(self, place):
         """(x, y, w, h) of the highlight ring around ``place``."""

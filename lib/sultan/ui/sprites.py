@@ -1,15 +1,22 @@
-"""The sprite sheet: card faces, backs and suit symbols as one Bitmap + Palette.
+"""The sprite sheet (card faces, backs, suit symbols) and the glyph sheet, read from data files.
 
-Every glyph is our own: compact bit strings below ("#" ink, "." none, rows
-split by spaces) painted once at start-up into a single ``displayio.Bitmap``
-of 11x10 tiles.  A card is a 2x3 ``TileGrid`` over the sheet (22x30 pixels):
+Both are our own drawings, made on the host by ``sultan_host.desktop.sheets`` from bit
+strings and packed into ``sprites.dat`` and ``glyphs.dat`` beside this module: at start the
+board reads each straight into one ``displayio.Bitmap`` (``bitmaptools.readinto``), so no
+drawing code or glyph data is bytecode in its heap, and start-up paints nothing.
+
+The sprite sheet is 11x10 tiles.  A card is a 2x3 ``TileGrid`` over it (22x30 pixels)::
 
     [rank ][suit ]      rank in red or black, small suit symbol
     [ big suit    ]     the suit again, twice the size
     [             ]
 
-so turning a card over or changing it is six tile writes, no pixel drawing.
-The device's built-in font has no spade/heart/diamond/club, hence all this.
+so turning a card over or changing it is six tile writes, no pixel drawing.  Corners and
+an empty place's inside are CLEAR (transparent): the felt or a divan tray shows through.
+
+A data file is an 8-byte header -- b"SB", bits per pixel, 0, width and height (2 bytes
+each, little-endian) -- then the rows, each padded to a whole byte, first pixel in the
+most significant bits.
 """
 
 import displayio
@@ -18,7 +25,7 @@ from sultan import const
 
 try:
     import bitmaptools
-except ImportError:  # very old CircuitPython: fill by hand
+except ImportError:  # a port without bitmaptools: read pixel by pixel
     bitmaptools = None
 
 TILE_W = const(11)
@@ -27,6 +34,9 @@ CARD_W = const(22)  # 2 tiles
 CARD_H = const(30)  # 3 tiles
 SHEET_COLS = const(8)
 SHEET_ROWS = const(9)
+SHEET_FILE = "sprites.dat"
+GLYPH_FILE = "glyphs.dat"
+HEADER = const(8)
 
 # Palette indices.
 FELT = const(0)
@@ -38,11 +48,13 @@ BACK_LIGHT = const(5)
 GOLD = const(6)
 SLOT = const(7)
 PANEL = const(8)
-COLORS = (0x0B5A2A, 0xFFFFFF, 0x000000, 0xD80000, 0x1838A8, 0x7090F0, 0xF0C030, 0x3C9C58, 0x10203C)
+TRAY = const(9)
+CLEAR = const(10)  # transparent
+COLORS = (0x0B5A2A, 0xFFFFFF, 0x000000, 0xD80000, 0x1838A8, 0x7090F0, 0xF0C030, 0x3C9C58, 0x10203C,
+          0x74284A, 0x000000)
 
 # Tile numbers.
 T_FELT = const(0)
-T_PANEL = const(1)
 T_STAR = const(2)  # a gold star on the felt: the status line's mark of a known-winnable deal
 T_RANK_BLACK = const(8)  # + rank - 1
 T_RANK_RED = const(21)  # + rank - 1
@@ -52,138 +64,49 @@ T_BACK = const(54)  # 6 tiles, card order TL TR ML MR BL BR
 T_EMPTY = const(60)  # 6 tiles: an empty place
 T_SULTAN = const(66)  # 6 tiles: the sultan, K of hearts on gold
 
-# 6x8 rank glyphs, A..K ("10" is 9 wide).
-RANKS = (
-    "..##.. .####. ##..## ##..## ###### ##..## ##..## ##..##",
-    ".####. ##..## ....## ...##. ..##.. .##... ##.... ######",
-    ".####. ##..## ....## ..###. ....## ....## ##..## .####.",
-    "...##. ..###. .####. ##.##. ###### ...##. ...##. ...##.",
-    "###### ##.... #####. ....## ....## ....## ##..## .####.",
-    "..###. .##... ##.... #####. ##..## ##..## ##..## .####.",
-    "###### ....## ...##. ...##. ..##.. ..##.. .##... .##...",
-    ".####. ##..## ##..## .####. ##..## ##..## ##..## .####.",
-    ".####. ##..## ##..## ##..## .##### ....## ...##. .###..",
-    ".##..###. ###.##.## .##.##.## .##.##.## .##.##.## .##.##.## .##.##.## .##..###.",
-    "..#### ....## ....## ....## ....## ##..## ##..## .####.",
-    ".####. ##..## ##..## ##..## ##..## ##.### .####. ....##",
-    "##..## ##.##. ####.. ###... ####.. ##.##. ##..## ##..##",
-)
-# 7-wide suit symbols: spades, hearts, diamonds, clubs.
-SUITS = (
-    "...#... ..###.. .#####. ####### ####### .##.##. ...#... ..###..",
-    ".##.##. ####### ####### ####### .#####. ..###.. ...#...",
-    "...#... ..###.. .#####. ####### .#####. ..###.. ...#...",
-    "..###.. ..###.. ##.#.## ####### ##.#.## ...#... ..###..",
-)
-CROWN = "#..#..# #..#..# ##.#.## ####### ####### #######"
-STAR = "....#.... ...###... ...###... ######### .#######. ..#####.. .###.###. ##.....##"
+
+def _here():
+    try:
+        f = __file__
+    except NameError:  # frozen into the firmware: the usual CIRCUITPY place
+        return "/lib/sultan/ui"
+    i = f.rfind("/")
+    return f[:i] if i >= 0 else "."
 
 
-def _tile_origin(t):
-    return (t % SHEET_COLS) * TILE_W, (t // SHEET_COLS) * TILE_H
+def read_bitmap(name):
+    """The Bitmap stored in data file ``name`` (beside this module)."""
+    with open(_here() + "/" + name, "rb") as f:
+        head = f.read(HEADER)
+        if len(head) != HEADER or head[0:2] != b"SB":
+            raise ValueError("not a bitmap file: " + name)
+        depth = head[2]
+        w = head[4] | head[5] << 8
+        h = head[6] | head[7] << 8
+        bmp = displayio.Bitmap(w, h, 1 << depth)
+        if bitmaptools is not None:
+            bitmaptools.readinto(bmp, f, depth, 1, True)
+        else:
+            _read_pixels(bmp, f, depth)
+    return bmp
 
 
-def _fill(bmp, t, value):
-    x, y = _tile_origin(t)
-    if bitmaptools is not None:
-        bitmaptools.fill_region(bmp, x, y, x + TILE_W, y + TILE_H, value)
-    else:
-        for j in range(y, y + TILE_H):
-            for i in range(x, x + TILE_W):
-                bmp[i, j] = value
-
-
-def _put(bmp, tiles, cx, cy, value):
-    """Set pixel (cx, cy) of a card (22x30) whose six tiles are ``tiles``."""
-    t = tiles[(cy // TILE_H) * 2 + cx // TILE_W]
-    x, y = _tile_origin(t)
-    bmp[x + cx % TILE_W, y + cy % TILE_H] = value
-
-
-def _glyph(bmp, tiles, rows, cx, cy, value, scale=1):
-    """Paint a bit-string glyph at card position (cx, cy)."""
-    y = cy
-    for row in rows.split():
-        for _s in range(scale):
-            x = cx
-            for ch in row:
-                if ch == "#":
-                    for k in range(scale):
-                        _put(bmp, tiles, x + k, y, value)
-                x += scale
-            y += 1
-
-
-def _card(bmp, tiles, bg, border=-1):
-    """Fill a card's six tiles with ``bg``, round its corners, optional border."""
-    for t in tiles:
-        if t is not None:
-            _fill(bmp, t, bg)
-    if border >= 0:
-        for cx in range(CARD_W):
-            _put(bmp, tiles, cx, 0, border)
-            _put(bmp, tiles, cx, CARD_H - 1, border)
-        for cy in range(CARD_H):
-            _put(bmp, tiles, 0, cy, border)
-            _put(bmp, tiles, CARD_W - 1, cy, border)
-    for cx, cy in ((0, 0), (CARD_W - 1, 0), (0, CARD_H - 1), (CARD_W - 1, CARD_H - 1)):
-        _put(bmp, tiles, cx, cy, FELT)
-
-
-def _six(first):
-    return (first, first + 1, first + 2, first + 3, first + 4, first + 5)
+def _read_pixels(bmp, f, depth):
+    per = 8 // depth
+    mask = (1 << depth) - 1
+    for y in range(bmp.height):
+        row = f.read((bmp.width + per - 1) // per)
+        for x in range(bmp.width):
+            bmp[x, y] = row[x // per] >> (8 - depth - depth * (x % per)) & mask
 
 
 def build_sheet():
-    """The sheet (one Bitmap) and its Palette."""
-    bmp = displayio.Bitmap(SHEET_COLS * TILE_W, SHEET_ROWS * TILE_H, len(COLORS))
+    """The sprite sheet (one Bitmap) and its Palette."""
+    bmp = read_bitmap(SHEET_FILE)
     pal = displayio.Palette(len(COLORS))
     for i in range(len(COLORS)):
         pal[i] = COLORS[i]
-    _fill(bmp, T_PANEL, PANEL)
-    _fill(bmp, T_STAR, FELT)
-    _glyph(bmp, (T_STAR, None, None, None, None, None), STAR, 1, 1, GOLD)
-    # Ranks: top-left tile of a face, rounded top-left corner.
-    for rank in range(1, 14):
-        rows = RANKS[rank - 1]
-        cx = 1 if rank == 10 else 2
-        for base, ink in ((T_RANK_BLACK, INK), (T_RANK_RED, RED)):
-            t = base + rank - 1
-            tiles = (t, None, None, None, None, None)
-            _fill(bmp, t, FACE)
-            _put(bmp, tiles, 0, 0, FELT)
-            _glyph(bmp, tiles, rows, cx, 1, ink)
-    for suit in range(4):
-        ink = RED if suit == 1 or suit == 2 else INK
-        t = T_SUIT + suit
-        tiles = (None, t, None, None, None, None)
-        _fill(bmp, t, FACE)
-        _put(bmp, tiles, CARD_W - 1, 0, FELT)
-        _glyph(bmp, tiles, SUITS[suit], TILE_W + 2, 1, ink)
-        b = T_BIG + 4 * suit
-        tiles = (None, None, b, b + 1, b + 2, b + 3)
-        for t in tiles[2:]:
-            _fill(bmp, t, FACE)
-        _put(bmp, tiles, 0, CARD_H - 1, FELT)
-        _put(bmp, tiles, CARD_W - 1, CARD_H - 1, FELT)
-        h = len(SUITS[suit].split())
-        _glyph(bmp, tiles, SUITS[suit], 4, TILE_H + (20 - 2 * h) // 2, ink, 2)
-    # The back: a blue lattice in a white edge.
-    tiles = _six(T_BACK)
-    _card(bmp, tiles, BACK, FACE)
-    for cy in range(2, CARD_H - 2):
-        for cx in range(2, CARD_W - 2):
-            if (cx + cy) % 4 == 0 or (cx - cy) % 4 == 0:
-                _put(bmp, tiles, cx, cy, BACK_LIGHT)
-    # An empty place: a lighter outline on the felt.
-    tiles = _six(T_EMPTY)
-    _card(bmp, tiles, FELT, SLOT)
-    # The sultan: K of hearts with a crown, on gold.
-    tiles = _six(T_SULTAN)
-    _card(bmp, tiles, GOLD)
-    _glyph(bmp, tiles, RANKS[12], 2, 1, RED)
-    _glyph(bmp, tiles, CROWN, TILE_W + 2, 2, RED)
-    _glyph(bmp, tiles, SUITS[1], 4, TILE_H + 3, RED, 2)
+    pal.make_transparent(CLEAR)
     return bmp, pal
 
 
@@ -206,16 +129,21 @@ def face_tiles(card, out):
     return out
 
 
+def _fill(bmp, x1, y1, x2, y2, value):
+    if bitmaptools is not None:
+        bitmaptools.fill_region(bmp, x1, y1, x2, y2, value)
+        return
+    for y in range(y1, y2):
+        for x in range(x1, x2):
+            bmp[x, y] = value
+
+
 def frame_bitmap(w, h):
     """A ring bitmap for highlights: value 1 = outer 2 px, value 2 = next 2 px, 0 inside."""
     bmp = displayio.Bitmap(w, h, 3)
-    for y in range(h):
-        for x in range(w):
-            d = min(x, y, w - 1 - x, h - 1 - y)
-            if d < 2:
-                bmp[x, y] = 1
-            elif d < 4:
-                bmp[x, y] = 2
+    _fill(bmp, 0, 0, w, h, 1)
+    _fill(bmp, 2, 2, w - 2, h - 2, 2)
+    _fill(bmp, 4, 4, w - 4, h - 4, 0)
     return bmp
 
 
@@ -230,3 +158,13 @@ def frame_palette(outer, inner):
         else:
             pal[i] = c
     return pal
+
+
+def tray_bitmap(w):
+    """A divan tray's three tiles, each ``w`` x 2: the rounded top rim, the middle, the
+    rounded bottom rim (value 1 = tray, 0 = clear)."""
+    bmp = displayio.Bitmap(w, 6, 2)
+    _fill(bmp, 0, 0, w, 6, 1)
+    for x, y in ((0, 0), (w - 1, 0), (0, 5), (w - 1, 5)):
+        bmp[x, y] = 0
+    return bmp
