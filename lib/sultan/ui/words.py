@@ -4,8 +4,7 @@ Each language is a UTF-8 text file beside this module (``words_en.txt``, ``words
 ``use(lang)`` reads the four sections the game shows at any moment into this module's
 tuples, dropping the previous language's first:
 
-- ``TEXT``: messages, switch states, ruleset names, the status line's formats (by the
-  indexes below);
+- ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help while no message is up, by the controller's mode;
 - ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers;
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
@@ -13,14 +12,23 @@ tuples, dropping the previous language's first:
 The pages -- Rules, Statistics, the won/lost panel, the digit editor -- are read from the
 file when they are shown (``page``; the last one read is kept, so a page redrawn reads
 nothing).  Why a file and not a module per language: on CircuitPython a module's bytecode
-and string constants are loaded into the heap (and its short strings interned for good),
-while a file read by line puts into the heap just the words in use and nothing of the
-other language.  See docs/languages.md.
+and string constants are loaded into the heap (its short strings interned for good), while
+a file puts into the heap just the words in use and nothing of the other language.  See
+docs/languages.md.
+
+The file: "#" comment lines and blank lines where you like, then the sections, each
+beginning with a "[name]" line.  The four kept sections come first, in that order, a
+"KEY text" line each: the text runs from the one space after the key to the end of the line
+(so a key and two spaces give a text with a leading space; a key alone, an empty text).  The
+keys are [text]'s names (a module saying a line names its place by a private const of the
+key's name), the menu's M_* and the rules' R_* names; host_tests/test_words.py checks them.
+A page's lines are taken as they stand, up to the next section (blank lines at its end left
+out).
 
 ``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
 and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_text``,
-``HELP[mode]``, ``deal_lines``, ``rules_lines``, ``stats_lines`` and ``over_lines`` and draws
-the plain str they return; the strings use ASCII, А-Я а-я Ё ё and « ».
+``HELP[mode]``, ``keys_help``, ``deal_lines``, ``rules_lines``, ``stats_lines`` and ``over_lines``
+and draws the plain str they return; the strings use ASCII, А-Я а-я Ё ё and « ».
 """
 
 from sultan import const
@@ -30,44 +38,16 @@ EN = const(0)
 RU = const(1)
 FILES = ("words_en.txt", "words_ru.txt")  # by language number
 
-# TEXT's lines, in the [text] section's order (the files name each line by these names).
-ON = const(0)  # ": on", after a switch's menu label
-OFF = const(1)
-RULESET0 = const(2)  # the rulesets' names, by engine rules number
-STATUS_LONG = const(4)  # the status line's formats, longest first: (deal, tag, pass, placed, missed)
-STATUS_SHORT = const(5)
-STATUS_TINY = const(6)
-TAG_LONG = const(7)  # the status line's classic-rules tag, and its short form
-TAG_SHORT = const(8)
-SELECT_FIRST = const(9)
-SELECTED = const(10)
-REDEAL = const(11)
-UNDONE = const(12)
-REDONE = const(13)
-RESTARTED = const(14)
-HINT_PLAY = const(15)
-HINT_TURN = const(16)
-HINT_REDEAL = const(17)
-HINT_PARK = const(18)
-NO_MOVES = const(19)
-NO_SAFE_MOVE = const(20)
-DEAL = const(21)
-WINNABLE_DEAL = const(22)
-DEAL_RANGE = const(23)
-NO_WINNABLE = const(24)
-AUTO_ON = const(25)  # each switch's ON message, then its OFF one
-AUTO_OFF = const(26)
-SOUND_ON = const(27)
-SOUND_OFF = const(28)
-LIGHTS_ON = const(29)
-LIGHTS_OFF = const(30)
-RULES_NOW = const(31)
-RULES_SAME = const(32)
-RULES_NEXT = const(33)
-LANGUAGE = const(34)
-SAVE_DAMAGED = const(35)
-REFUSED = const(36)
-KEYS_HELP = const(37)
+# The lines of TEXT said here, by place (a private const is compiled into the code: no name in
+# the heap); host_tests/test_words.py checks the numbers against the files' keys.
+_RULESET0 = const(2)  # the rulesets' names, by engine rules number
+_STATUS_LONG = const(4)  # the status line's formats, longest first: (deal, tag, pass, placed, missed)
+_STATUS_SHORT = const(5)
+_STATUS_TINY = const(6)
+_TAG_LONG = const(7)  # the status line's classic-rules tag, and its short form
+_TAG_SHORT = const(8)
+_REFUSED = const(36)
+_KEYS_HELP = const(37)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
@@ -90,21 +70,29 @@ def path(lang):
     return _here() + "/" + FILES[lang]
 
 
+def _end(line):
+    """Where ``line``'s text ends, before its line break (a negative index, or None)."""
+    if line.endswith("\r\n"):
+        return -2
+    return -1 if line.endswith("\n") else None
+
+
 def use(lang):
     """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
 
-    Reads the file's [text], [help], [menu] and [refusals] sections; the other language's
-    words are let go before, so the two are never in the heap together.  The file's lines
-    are read first and the words cut from them after, so the words kept lie side by side in
-    the heap and the lines read go as one block (cut as they were read, every word would sit
-    between two dead lines: a heap full of small holes).
+    Reads the file's [text], [help], [menu] and [refusals] sections.  The other language's
+    words are let go first, so the two are never in the heap together.  The file is read a line
+    at a time (no large block is needed, however full the heap) and the words are cut from the
+    lines only when all are read, so the words kept lie side by side in the heap and the lines
+    read go as one stretch of free memory (cut as they were read, every word would sit between
+    two dead lines: a heap of small holes).
     """
     global LANG, TEXT, HELP, MENU_ITEMS, REFUSALS, _page
     if lang != RU:
         lang = EN
     TEXT = HELP = MENU_ITEMS = REFUSALS = _page = None
-    raw = []  # the sections' lines, and how many lines each section has
-    sizes = []
+    raw = []  # the kept sections' "KEY text" lines
+    sizes = []  # how many lines each section has
     with open(path(lang)) as f:
         for line in f:
             c = line[0]
@@ -122,7 +110,7 @@ def use(lang):
             line = raw[k]
             k += 1
             i = line.find(" ")
-            part[j] = line[i + 1:_end(line)] if i > 0 else ""
+            part[j] = line[i + 1:_end(line)] if i >= 0 else ""
     raw = None
     TEXT = tuple(parts[0])
     HELP = tuple(parts[1])
@@ -132,15 +120,9 @@ def use(lang):
     return lang
 
 
-def _end(line):
-    """Where ``line`` ends without its line break (a negative index, or None)."""
-    if line.endswith("\r\n"):
-        return -2
-    return -1 if line.endswith("\n") else None
-
-
 def page(name):
-    """The lines of page ``[name]`` in the language in use, read from its file."""
+    """The lines of page ``[name]`` in the language in use, read from its file (the last one read
+    is kept, so a page redrawn reads nothing)."""
     global _page
     p = _page
     if p is not None and p[0] == name:
@@ -158,8 +140,8 @@ def page(name):
             elif inside:
                 lines.append(line)
     while lines and lines[-1] in ("\n", "\r\n"):
-        lines.pop()
-    for i in range(len(lines)):  # after reading: the page's lines side by side in the heap
+        lines.pop()  # blank lines before the next section
+    for i in range(len(lines)):  # cut after reading: the page's lines side by side in the heap
         line = lines[i]
         lines[i] = line[:_end(line)]
     lines = tuple(lines)
@@ -170,11 +152,11 @@ def page(name):
 def refusal(code):
     """Why the rules refused an action, for refusal code ``code``."""
     r = REFUSALS
-    return r[code] if 0 <= code < len(r) else TEXT[REFUSED] % code
+    return r[code] if 0 <= code < len(r) else TEXT[_REFUSED] % code
 
 
 def ruleset_name(rules):
-    return TEXT[RULESET0 + rules] if 0 <= rules < len(engine.RULES_NAMES) else "?"
+    return TEXT[_RULESET0 + rules] if 0 <= rules < len(engine.RULES_NAMES) else "?"
 
 
 # ----------------------------------------------------------- what the screen draws
@@ -188,22 +170,22 @@ def status_text(g, cols, winnable=False):
     """
     t = TEXT
     lead = "  " if winnable else ""
-    tag = t[TAG_LONG] if g.rules else ""
-    s = lead + t[STATUS_LONG] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+    tag = t[_TAG_LONG] if g.rules else ""
+    s = lead + t[_STATUS_LONG] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + t[STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = lead + t[_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if g.rules:
-        tag = t[TAG_SHORT]
+        tag = t[_TAG_SHORT]
     if len(s) > cols and g.rules:
-        s = lead + t[STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = lead + t[_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + t[STATUS_TINY] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = lead + t[_STATUS_TINY] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     return s[:cols]
 
 
 def keys_help():
     """The key help the screen shows on a fresh start, until the first key."""
-    return TEXT[KEYS_HELP]
+    return TEXT[_KEYS_HELP]
 
 
 def deal_lines(digits, pos):
