@@ -313,6 +313,8 @@ def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None,
         cmd += ["--window", window]
     if report:
         cmd += ["--report", report]
+        if os.path.exists(report):  # never read an earlier run's figures
+            os.remove(report)
     cmd += list(extra)
     t0 = time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True)

@@ -31,6 +31,7 @@ const { HC165 } = require('./lib/hc165');
 const { Netlist } = require('./lib/netlist');
 const { parseScenario, parseDuration } = require('./lib/scenario');
 const { encodePNG } = require('./lib/png');
+const { crop, randomKeys, serialErrors } = require('./lib/run');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SPI_BYTE_NANOS = 320; // 8 bits at 25 MHz
@@ -125,27 +126,6 @@ function parseWindow(text) {
   return { width: Number(m[1]), height: Number(m[2]) };
 }
 
-// mulberry32: a small seeded generator for --random-keys
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-// The random keys' mix: arrows, A, B, START, SELECT (menus, pages, new deals, redeals)
-const RANDOM_MIX = ['UP', 'DOWN', 'LEFT', 'RIGHT', 'UP', 'DOWN', 'A', 'A', 'A', 'B', 'START', 'START', 'SELECT', 'SELECT'];
-
-function randomKeys(n, seed) {
-  const next = rng(seed);
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(RANDOM_MIX[Math.floor(next() * RANDOM_MIX.length)]);
-  return out.join(' ');
-}
-
 function loadBootrom(file) {
   const data = fs.readFileSync(file);
   if (file.endsWith('.js')) {
@@ -203,18 +183,6 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
   return steps;
 }
 
-// Errors on the console: MemoryError anywhere, and each traceback's last line, but for the
-// KeyboardInterrupt of a RELOAD's Ctrl-C.
-function serialErrors(text) {
-  const out = [];
-  if (/MemoryError/.test(text)) out.push('a MemoryError');
-  const re = /Traceback \(most recent call last\):\r?\n(?:[ \t].*\r?\n)*(.*)/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (!/^KeyboardInterrupt/.test(m[1])) out.push('an exception: ' + m[1].slice(0, 200));
-  }
-  return out;
-}
-
 function main() {
   const opts = parseArgs(process.argv);
   const net = new Netlist(JSON.parse(fs.readFileSync(opts.diagram, 'utf8')));
@@ -224,8 +192,18 @@ function main() {
   const mcu = sim.rp2040;
   const clock = sim.clock;
   mcu.logger = new ConsoleLogger(LogLevel.Error);
-  mcu.loadBootrom(loadBootrom(opts.bootrom));
-  loadUF2(fs.readFileSync(opts.firmware), mcu);
+  try {
+    const rom = loadBootrom(opts.bootrom);
+    if (rom.length !== 4096) throw new Error('not an RP2040 bootrom (want its 16 KB, raw or as bootrom.js)');
+    mcu.loadBootrom(rom);
+  } catch (e) {
+    bad(`--bootrom ${opts.bootrom}: ${e.message}`);
+  }
+  try {
+    loadUF2(fs.readFileSync(opts.firmware), mcu);
+  } catch (e) {
+    bad(`--firmware ${opts.firmware}: ${e.message}`);
+  }
 
   // --- the 74HC165 and its buttons
   const sr = new HC165();
@@ -329,14 +307,7 @@ function main() {
   const log = (msg) => console.error(`[emulate ${(simMs() / 1000).toFixed(3)}s sim, ${((Date.now() - started) / 1000).toFixed(1)}s wall] ${msg}`);
   const savePicture = (file) => {
     const pic = lcd.rgb(wiring.lcdRotate);
-    let { width, height, rgb } = pic;
-    if (opts.window) {
-      const w = Math.min(opts.window.width, width);
-      const h = Math.min(opts.window.height, height);
-      const out = new Uint8Array(w * h * 3);
-      for (let y = 0; y < h; y++) out.set(rgb.subarray(y * width * 3, (y * width + w) * 3), y * w * 3);
-      [width, height, rgb] = [w, h, out];
-    }
+    const { width, height, rgb } = opts.window ? crop(pic, opts.window.width, opts.window.height) : pic;
     fs.writeFileSync(file, encodePNG(width, height, rgb));
   };
   const writeReport = (error) => {

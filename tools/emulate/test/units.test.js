@@ -93,3 +93,27 @@ test('png: a valid file that decodes back', () => {
   const raw = zlib.inflateSync(png.subarray(idat + 4, idat + 4 + len));
   assert.deepStrictEqual(Array.from(raw), [0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 9, 9, 9]);
 });
+
+const { crop, randomKeys, serialErrors, RANDOM_MIX } = require('../lib/run');
+
+test('run: the window crop takes the top-left w x h', () => {
+  const pic = { width: 3, height: 2, rgb: Uint8Array.from({ length: 18 }, (_v, i) => i) };
+  const c = crop(pic, 2, 1);
+  assert.deepStrictEqual([c.width, c.height], [2, 1]);
+  assert.deepStrictEqual(Array.from(c.rgb), [0, 1, 2, 3, 4, 5]);
+  assert.strictEqual(crop(pic, 160, 128).width, 3);
+});
+
+test('run: seeded random keys repeat and use the mix', () => {
+  const a = randomKeys(50, 7);
+  assert.strictEqual(a, randomKeys(50, 7));
+  assert.notStrictEqual(a, randomKeys(50, 8));
+  assert.ok(a.split(' ').every((k) => RANDOM_MIX.includes(k)));
+});
+
+test('run: console errors, but a RELOAD\'s KeyboardInterrupt', () => {
+  const tb = (last) => `Traceback (most recent call last):\n  File "code.py", line 1, in <module>\n${last}\n`;
+  assert.deepStrictEqual(serialErrors('SULTAN READY\n' + tb('KeyboardInterrupt: ')), []);
+  assert.deepStrictEqual(serialErrors(tb('ImportError: no module named x')), ['an exception: ImportError: no module named x']);
+  assert.deepStrictEqual(serialErrors('SULTAN save failed: MemoryError\n'), ['a MemoryError']);
+});
