@@ -13,9 +13,10 @@ Persistence: ``store`` is a ``sultan.saves.store.Store`` (``sultan.saves.nvm.ope
 on the device, ``sultan_host.filesave.open_store(path)`` on the desktop), or any object
 with ``NoStore``'s methods (subclass it), or None for ``NoStore()``: nothing persists.
 ``save(game)`` is called after each key that changed the game, ``idle()`` while no key
-comes, ``flush()`` at the end; its damage message is shown once, its ``stats`` feed the
-menu's statistics page, and its ``settings`` (sound, lights, the next deal's ruleset)
-come back at power-on and are handed back with ``set_settings(bits, game)``.
+comes, ``flush()`` at the end; its damage message is shown once (in the player's language),
+its ``stats`` feed the menu's statistics page, and its ``settings`` (sound, lights, the next
+deal's ruleset, the language) come back at power-on and are handed back with
+``set_settings(bits, game)``.
 
 Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it gets
 ``event(name)`` after each key whose outcome has a sound (``Controller.event``),
@@ -25,10 +26,14 @@ Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it g
 import gc
 import time
 
+from sultan import const
 from sultan.rules import engine
+from sultan.ui import words
 from sultan.ui.controller import Controller, random_deal_number, settings_rules
 from sultan.ui.keys import NAMES
 from sultan.ui.screen import Screen
+
+_SAVE_DAMAGED = const(35)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
 
 
 def mem_free():
@@ -104,7 +109,11 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
     screen = Screen(display)
     text = store.take_message()  # damage found at load
     if text:
-        ctrl.say(text if len(text) <= screen.cols else store.short_message)
+        if ctrl.lang != words.EN:
+            text = words.TEXT[_SAVE_DAMAGED]  # the store's news is in English
+        elif len(text) > screen.cols:
+            text = store.short_message
+        ctrl.say(text)
     gc.collect()
     screen.update(ctrl)
     display.refresh()  # one refresh: the screen keeps what starts hidden off the screen, so the

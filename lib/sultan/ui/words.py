@@ -1,29 +1,29 @@
 """The words the player reads, in English or Russian: one language in memory at a time.
 
-Each language is a UTF-8 text file beside this module (``words_en.txt``, ``words_ru.txt``).
-``use(lang)`` reads the four sections the game shows at any moment into this module's
-tuples, dropping the previous language's first:
+Each language has two UTF-8 text files beside this module.  ``words_en.txt`` (``words_ru.txt``)
+holds what the game shows at any moment; ``use(lang)`` reads its four sections into this
+module's tuples, dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help while no message is up, by the controller's mode;
 - ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers;
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
 
-The pages -- Rules, Statistics, the won/lost panel, the digit editor -- are read from the
-file when they are shown (``page``; the last one read is kept, so a page redrawn reads
-nothing).  Why a file and not a module per language: on CircuitPython a module's bytecode
-and string constants are loaded into the heap (its short strings interned for good), while
-a file puts into the heap just the words in use and nothing of the other language.  See
-docs/languages.md.
+``pages_en.txt`` (``pages_ru.txt``) holds the pages -- Rules, Statistics, the won/lost panel,
+the digit editor -- read when one is shown (``page``; the last one read is kept, so a page
+redrawn reads nothing).  Why files and not a module per language: on CircuitPython a
+module's bytecode and string constants are loaded into the heap (its short strings interned
+for good), while a file puts into the heap just the words in use and nothing of the other
+language.  See docs/languages.md.
 
-The file: "#" comment lines and blank lines where you like, then the sections, each
-beginning with a "[name]" line.  The four kept sections come first, in that order, a
-"KEY text" line each: the text runs from the one space after the key to the end of the line
-(so a key and two spaces give a text with a leading space; a key alone, an empty text).  The
-keys are [text]'s names (a module saying a line names its place by a private const of the
-key's name), the menu's M_* and the rules' R_* names; host_tests/test_words.py checks them.
-A page's lines are taken as they stand, up to the next section (blank lines at its end left
-out).
+The files: "#" comment lines and blank lines where you like, then sections, each beginning
+with a "[name]" line.  In a words file, [text], [help], [menu] and [refusals] in that order,
+a "KEY text" line each: the text runs from the one space after the key to the end of the
+line (so a key and two spaces give a text with a leading space; a key alone, an empty text).
+The keys are [text]'s names (a module saying a line names its place by a private const of
+the key's name), the controller's modes, the menu's M_* and the rules' R_* names;
+host_tests/test_words.py checks them.  In a pages file, a page's lines are taken as they
+stand, up to the next page (blank lines at its end left out).
 
 ``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
 and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_text``,
@@ -36,7 +36,8 @@ from sultan.rules import engine
 
 EN = const(0)
 RU = const(1)
-FILES = ("words_en.txt", "words_ru.txt")  # by language number
+FILES = ("words_en.txt", "words_ru.txt")  # by language number: the words kept while it is in use
+PAGES = ("pages_en.txt", "pages_ru.txt")  # and the pages, read when shown
 
 # The lines of TEXT said here, by place (a private const is compiled into the code: no name in
 # the heap); host_tests/test_words.py checks the numbers against the files' keys.
@@ -51,8 +52,10 @@ _KEYS_HELP = const(37)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
+_CHUNK = const(512)  # bytes read from a words file at a time
+
 LANG = EN  # the language in use
-TEXT = HELP = MENU_ITEMS = REFUSALS = None
+TEXT = HELP = MENU_ITEMS = REFUSALS = None  # read by use(): the controller calls it as it is made
 _page = None  # (name, lines) of the page read last
 
 
@@ -65,53 +68,57 @@ def _here():
     return f[:i] if i >= 0 else "."
 
 
-def path(lang):
-    """The file of language ``lang``."""
-    return _here() + "/" + FILES[lang]
+def path(lang, pages=False):
+    """The file of language ``lang``'s words (``pages``: of its pages)."""
+    return _here() + "/" + (PAGES if pages else FILES)[lang]
 
 
-def _end(line):
-    """Where ``line``'s text ends, before its line break (a negative index, or None)."""
-    if line.endswith("\r\n"):
-        return -2
-    return -1 if line.endswith("\n") else None
+def _read(name):
+    """The lines of file ``name``, without their line breaks.
+
+    Read 512 bytes at a time and split by the str methods: no block as big as the file is
+    needed, and no Python loop runs a line at a time (at ~4 us a bytecode on the Pico, a
+    readline loop took 35 ms for the English words).
+    """
+    out = []
+    with open(name, "rb") as f:
+        tail = b""
+        while True:
+            chunk = f.read(_CHUNK)
+            if not chunk:
+                break
+            if tail:
+                chunk = tail + chunk
+            cut = chunk.rfind(b"\n") + 1
+            tail = chunk[cut:]
+            if cut:
+                out.extend(str(chunk[:cut - 1], "utf-8").replace("\r", "").split("\n"))
+    if tail:
+        out.append(str(tail, "utf-8").replace("\r", ""))
+    return out
+
+
+def _sections(lines):
+    """Where each "[name]" section of ``lines`` begins, and the end."""
+    return [i for i in range(len(lines)) if lines[i][:1] == "["] + [len(lines)]
 
 
 def use(lang):
     """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
 
-    Reads the file's [text], [help], [menu] and [refusals] sections.  The other language's
-    words are let go first, so the two are never in the heap together.  The file is read a line
-    at a time (no large block is needed, however full the heap) and the words are cut from the
-    lines only when all are read, so the words kept lie side by side in the heap and the lines
-    read go as one stretch of free memory (cut as they were read, every word would sit between
-    two dead lines: a heap of small holes).
+    The other language's words are let go first, so the two are never in the heap together.
+    The words are cut from the lines when all are read, one after the other, so they lie side
+    by side in the heap and the lines read go as one stretch of free memory.
     """
     global LANG, TEXT, HELP, MENU_ITEMS, REFUSALS, _page
     if lang != RU:
         lang = EN
     TEXT = HELP = MENU_ITEMS = REFUSALS = _page = None
-    raw = []  # the kept sections' "KEY text" lines
-    sizes = []  # how many lines each section has
-    with open(path(lang)) as f:
-        for line in f:
-            c = line[0]
-            if c == "[":
-                if len(sizes) == 4:
-                    break  # the pages: read when shown
-                sizes.append(0)
-            elif sizes and c != "#" and c != "\n" and c != "\r":
-                raw.append(line)
-                sizes[-1] += 1
-    parts = [[None] * n for n in sizes]  # made to size: no list grows between the words
-    k = 0
-    for part in parts:
-        for j in range(len(part)):
-            line = raw[k]
-            k += 1
-            i = line.find(" ")
-            part[j] = line[i + 1:_end(line)] if i >= 0 else ""
-    raw = None
+    lines = _read(path(lang))
+    at = _sections(lines)
+    parts = [[ln[ln.find(" ") + 1:] if " " in ln else "" for ln in lines[at[s] + 1:at[s + 1]]
+              if ln and ln[0] != "#"] for s in range(4)]
+    lines = None
     TEXT = tuple(parts[0])
     HELP = tuple(parts[1])
     MENU_ITEMS = tuple(parts[2])
@@ -121,30 +128,21 @@ def use(lang):
 
 
 def page(name):
-    """The lines of page ``[name]`` in the language in use, read from its file (the last one read
-    is kept, so a page redrawn reads nothing)."""
+    """The lines of page ``[name]`` in the language in use, read from its pages file (the last
+    one read is kept, so a page redrawn reads nothing)."""
     global _page
     p = _page
     if p is not None and p[0] == name:
         return p[1]
     _page = None
-    head = "[" + name + "]"
-    lines = []
-    inside = False
-    with open(path(LANG)) as f:
-        for line in f:
-            if line[0] == "[":
-                if inside:
-                    break
-                inside = line.rstrip() == head
-            elif inside:
-                lines.append(line)
-    while lines and lines[-1] in ("\n", "\r\n"):
-        lines.pop()  # blank lines before the next section
-    for i in range(len(lines)):  # cut after reading: the page's lines side by side in the heap
-        line = lines[i]
-        lines[i] = line[:_end(line)]
-    lines = tuple(lines)
+    lines = _read(path(LANG, True))
+    i = lines.index("[" + name + "]") + 1
+    end = i
+    while end < len(lines) and lines[end][:1] != "[":
+        end += 1
+    while end > i and not lines[end - 1]:
+        end -= 1  # blank lines before the next page
+    lines = tuple(lines[i:end])
     _page = (name, lines)
     return lines
 
@@ -199,21 +197,6 @@ def rules_lines(rules):
     return page("rules%d" % (rules if 0 <= rules < len(engine.RULES_NAMES) else 0))
 
 
-class _RulesText:
-    """``RULES_TEXT[rules]``: ``rules_lines(rules)`` under the name the screen used first."""
-
-    def __len__(self):
-        return len(engine.RULES_NAMES)
-
-    def __getitem__(self, rules):
-        if not 0 <= rules < len(engine.RULES_NAMES):
-            raise IndexError("no ruleset %d" % rules)
-        return rules_lines(rules)
-
-
-RULES_TEXT = _RulesText()
-
-
 def stats_lines(stats, rules):
     """The Statistics page for ``rules`` (``stats`` a sultan.saves.stats.Stats or None): one
     figure a line, so that every line fits the panel's 25 columns."""
@@ -233,5 +216,3 @@ def over_lines(g):
     return (p[0] if g.status() == engine.WON else p[1], "", p[2] % g.deal, p[3] % g.placed,
             p[4] % g.missed, p[5] % g.moves, p[6] % g.pass_no)
 
-
-use(EN)

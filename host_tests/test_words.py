@@ -1,0 +1,339 @@
+"""Russian and English: the two word files agree, every word fits its line, the menu switches the
+language, the choice is saved, and only one language sits in the heap (MicroPython VM)."""
+
+import glob
+import os
+import re
+
+import pytest
+from conftest import run_micropython
+from sultan.rules import engine
+from sultan.ui import controller, keys, menu, words
+from sultan.ui.controller import MENU, OVER, S_RUSSIAN, Controller
+from sultan_host.paths import LIB
+
+UI = os.path.join(LIB, "sultan", "ui")
+KEPT = ("text", "help", "menu", "refusals")
+LANGS = (words.EN, words.RU)
+MESSAGE_COLS = 26  # the status and message lines at 160x128 (a "%c" card is drawn 4 columns wide)
+PANEL_COLS = 25  # a line of the overlay panel
+PANEL_LINES = 9  # the panel's lines at 320x240 (160x128 has 10)
+LABEL_COLS = 22  # a menu label: the panel's 25 less the "> " before it and the "^"/"v" after
+BIG = 999999999  # the largest figure a message shows (a deal number)
+
+
+def read(lang):
+    """{section: [(key, text)] for the kept sections, [line] for the pages}, parsed here on its own."""
+    out = {}
+    for name in (words.FILES[lang], words.PAGES[lang]):
+        sec = None
+        for line in open(os.path.join(UI, name), encoding="utf-8").read().split("\n"):
+            if line.startswith("["):
+                sec = line[1:line.index("]")]
+                out[sec] = []
+            elif sec in KEPT:
+                if line and not line.startswith("#"):
+                    key, _, text = line.partition(" ")
+                    out[sec].append((key, text))
+            elif sec is not None:
+                out[sec].append(line)
+    for sec in out:
+        while sec not in KEPT and out[sec] and not out[sec][-1]:
+            out[sec].pop()
+    return out
+
+
+FILES = {lang: read(lang) for lang in LANGS}
+
+
+def keys_of(sec):
+    return [k for k, _ in FILES[words.EN][sec]]
+
+
+def text(lang, key):
+    return dict(FILES[lang]["text"])[key]
+
+
+def width(s):
+    """Columns ``s`` takes on the message line: a "%c" is a card 4 columns wide."""
+    return len(s.replace("%c", "CCCC"))
+
+
+NUMBER = {"REDEAL": 3, "REFUSED": 99}  # the %d of these is a pass, a refusal code; elsewhere a deal number
+
+
+def fill(fmt, s="x", d=BIG):
+    """``fmt`` with its figures at their widest: every %d ``d``, every %s ``s``."""
+    return re.sub(r"%[ds]", lambda m: str(d) if m.group() == "%d" else s, fmt).replace("%%", "%")
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    words.use(words.EN)
+
+
+# ------------------------------------------------------------------------------- the two files
+
+
+def test_both_files_have_the_same_sections_and_keys_in_the_same_order():
+    en, ru = FILES[words.EN], FILES[words.RU]
+    assert list(en) == list(ru) and list(en)[:4] == list(KEPT)
+    for sec in KEPT:
+        assert [k for k, _ in en[sec]] == [k for k, _ in ru[sec]], sec
+    for sec in list(en)[4:]:
+        assert len(en[sec]) == len(ru[sec]), sec  # a page: line for line
+
+
+def test_the_keys_are_the_names_the_code_uses():
+    refusals = {v: n for n, v in vars(engine).items() if re.fullmatch(r"R_[A-Z_]+", n) and isinstance(v, int)}
+    assert keys_of("refusals") == ["R_OK"] + [refusals[i] for i in range(1, len(refusals) + 1)]
+    m_items = {v: n for n, v in vars(menu).items() if re.fullmatch(r"M_[A-Z_]+", n)}
+    assert keys_of("menu") == [m_items[i] for i in range(len(m_items))]
+    modes = {getattr(controller, n): n for n in ("PLAY", "MENU", "DEAL", "RULES_PAGE", "OVER", "STATS_PAGE")}
+    assert keys_of("help") == [modes[i] for i in range(len(modes))]
+    # [text]: each module names the lines it says by a private const of the key's name
+    place = {k: i for i, k in enumerate(keys_of("text"))}
+    said = set()
+    for path in glob.glob(os.path.join(LIB, "sultan", "**", "*.py"), recursive=True):
+        source = open(path, encoding="utf-8").read()
+        for name, n in re.findall(r"^_([A-Z][A-Z_0-9]*) = const\((\d+)\)", source, re.M):
+            if name in place:
+                assert int(n) == place[name], (path, name, n)
+                said.add(name)
+    said |= {"RULESET1"}  # said as RULESET0 + rules
+    waiting = {"NO_SAFE_MOVE"}  # the classic hint's "no move keeps the deal winnable" (issue 12), to come
+    assert set(place) - said == waiting
+
+
+def test_the_placeholders_agree():
+    def specs(s):
+        return re.findall(r"%[cds%]", s)
+
+    for sec in KEPT:
+        for (key, en), (_, ru) in zip(FILES[words.EN][sec], FILES[words.RU][sec], strict=True):
+            assert specs(en) == specs(ru), (key, en, ru)
+    for sec in list(FILES[words.EN])[4:]:
+        for en, ru in zip(FILES[words.EN][sec], FILES[words.RU][sec], strict=True):
+            assert specs(en) == specs(ru), (sec, en, ru)
+
+
+def test_words_reads_what_the_files_say():
+    for lang in LANGS:
+        words.use(lang)
+        assert words.LANG == lang
+        for sec, got in zip(KEPT, (words.TEXT, words.HELP, words.MENU_ITEMS, words.REFUSALS), strict=True):
+            assert list(got) == [t for _, t in FILES[lang][sec]], sec
+        for sec in list(FILES[lang])[4:]:
+            assert list(words.page(sec)) == FILES[lang][sec], sec
+    assert words.use(7) == words.EN  # an unknown language reads as English
+
+
+def test_only_glyphs_the_screen_draws():
+    ok = set(chr(c) for c in range(32, 127)) | set("«»—№Ёё")
+    ok |= set(chr(c) for c in range(ord("А"), ord("я") + 1))
+    for lang in LANGS:
+        for sec, items in FILES[lang].items():
+            for item in items:
+                s = item[1] if sec in KEPT else item
+                assert set(s) <= ok, (lang, sec, s, set(s) - ok)
+
+
+def test_the_russian_rules_page_speaks_the_seeds_words():
+    page = "\n".join(FILES[words.RU]["rules0"])
+    assert "«Пирамида султана»" in page
+    for word in ("султан", "диван", "колод"):
+        assert word in page.lower(), word
+
+
+# ------------------------------------------------------------------------------ it all fits
+
+
+@pytest.mark.parametrize("lang", LANGS, ids=("en", "ru"))
+def test_the_longest_string_of_each_kind_fits(lang):
+    words.use(lang)
+    names = [words.ruleset_name(r) for r in range(len(engine.RULES_NAMES))]
+    longest_name = max(names, key=len)
+    # messages (the message line): every figure at its widest
+    skip = {"ON", "OFF", "RULESET0", "RULESET1", "STATUS_LONG", "STATUS_SHORT", "STATUS_TINY", "TAG_LONG",
+            "TAG_SHORT"}
+    msgs = [fill(t, longest_name, NUMBER.get(k, BIG)) for k, t in FILES[lang]["text"] if k not in skip]
+    msgs += [fill(t) for _, t in FILES[lang]["refusals"]] + [t for _, t in FILES[lang]["help"]]
+    widest = max(msgs, key=width)
+    assert width(widest) <= MESSAGE_COLS, widest
+    # the status line: the largest figures, classic rules, the winnable star
+    g = engine.Game(deal=BIG, rules=engine.RULES_CLASSIC)
+    for rules in (0, 1):
+        g.new_deal(BIG, rules=rules)
+        g.missed = 999
+        for star in (False, True):
+            s = words.status_text(g, MESSAGE_COLS, star)
+            assert len(s) <= MESSAGE_COLS and "#%d" % BIG in s and "999" in s, s
+    # menu labels, with the longest state after them
+    ctrl = Controller(engine.Game(deal=7), sound=True, settings=S_RUSSIAN if lang == words.RU else 0)
+    labels = []
+    for i in range(len(ctrl.items)):
+        for flip in (False, True):
+            ctrl.autoplay = ctrl.sound_on = ctrl.lights_on = flip
+            for rules in range(len(engine.RULES_NAMES)):
+                ctrl.rules = rules
+                labels.append(ctrl.menu_label(i))
+    assert len(max(labels, key=len)) <= LABEL_COLS, max(labels, key=len)
+    # the pages at their fullest
+    from sultan.saves.stats import Stats
+
+    st = Stats()
+    st.record(0, True, 95)
+    st.record(1, True, 95)
+    for row in st.rows:
+        row[1:7] = [0xFFFFFF, 0xFFFFFF, 0xFFFFFF, 95, 0xFFFFFF, 0xFFFFFF]  # the largest a record holds
+    done = engine.Game(deal=BIG)
+    done.moves = done.placed = done.missed = 99999  # wider than any game
+    pages = [words.rules_lines(r) for r in range(len(engine.RULES_NAMES))]
+    pages += [words.stats_lines(st, r) for r in range(len(engine.RULES_NAMES))] + [words.stats_lines(None, 0)]
+    pages += [words.over_lines(done), words.deal_lines("9" * 9, 8)]
+    for page in pages:
+        assert len(page) <= PANEL_LINES, page
+        assert len(max(page, key=len)) <= PANEL_COLS, max(page, key=len)
+
+
+# ---------------------------------------------------------------------- the switch and the save
+
+
+def test_the_menu_switches_the_language_and_every_word_follows():
+    from test_controller import menu_keys
+
+    g = engine.Game(deal=7)
+    ctrl = Controller(g, sound=True)
+    assert ctrl.lang == words.EN and ctrl.settings() == 0  # English is the default
+    for k in menu_keys(ctrl, menu.M_LANGUAGE):
+        ctrl.press(k)
+    assert ctrl.lang == words.RU == words.LANG and ctrl.message == "язык: русский"
+    assert ctrl.settings() == S_RUSSIAN and ctrl.mode != MENU
+    assert ctrl.menu_label(ctrl.menu_at(menu.M_SOUND)) == "Звук: вкл"
+    assert ctrl.menu_label(ctrl.menu_at(menu.M_LANGUAGE)) == "Language / Язык"  # the same in both
+    assert words.HELP[MENU] == "A: выбрать  B: закрыть"
+    assert words.status_text(g, MESSAGE_COLS) == "#7 круг 1/3 0/95 промах 0"
+    ctrl.press(keys.B)
+    assert ctrl.message == "нечего отменять"
+    # settings carry it: a controller built with them speaks Russian; without, English again
+    again = Controller(engine.Game(deal=8), settings=ctrl.settings())
+    assert again.lang == words.RU and words.REFUSALS[engine.R_EMPTY] == "там нет карты"
+    assert (again.sound_on, again.lights_on, again.rules) == (True, True, engine.RULES_SEED)
+    for k in menu_keys(again, menu.M_LANGUAGE):
+        again.press(k)
+    assert again.lang == words.EN and again.message == "language: English" and again.settings() == 0
+    Controller(engine.Game(deal=9), settings=S_RUSSIAN)
+    Controller(engine.Game(deal=9))
+    assert words.LANG == words.EN
+
+
+def test_the_won_panel_and_the_pages_in_russian():
+    from test_controller import script_for
+
+    deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
+    ctrl = Controller(engine.Game(deal=deal), settings=S_RUSSIAN)
+    for k in script_for(deal, 1):
+        ctrl.press(k)
+    assert ctrl.mode == OVER
+    lines = words.over_lines(ctrl.game)
+    assert lines[0] == "   * ПОБЕДА! *" and lines[3] == "собрано  95 из 95"
+    assert words.stats_lines(None, 0)[2] == "не ведётся без сохранений"
+    assert words.rules_lines(1)[0] == "КЛАССИЧЕСКИЕ ПРАВИЛА"
+
+
+def test_the_language_is_saved_with_the_other_settings_and_old_saves_read_as_english(tmp_path):
+    from sultan import app
+    from sultan.saves import record
+    from sultan.saves.stats import Stats
+    from sultan_host import scripted
+    from sultan_host.desktop.headless import HeadlessDisplay
+    from sultan_host.filesave import open_store
+    from test_controller import menu_keys
+
+    path = str(tmp_path / "save.bin")
+
+    def run(script):
+        return app.run(HeadlessDisplay(160, 128), scripted.ScriptedKeys(script), deal=7,
+                       console=lambda *a: None, idle=0, store=open_store(path))
+
+    twin = Controller(engine.Game(deal=7))
+    ctrl = run(" ".join(keys.NAMES[k] for k in menu_keys(twin, menu.M_LANGUAGE)) + " START")
+    assert ctrl.lang == words.RU and ctrl.game.moves == 1
+    words.use(words.EN)
+    back = run("")  # power on again
+    assert back.lang == words.RU == words.LANG and back.game.moves == 1
+    data = open(path, "rb").read()
+    assert any(data[i:i + 2] == b"SU" and data[i + 3] & S_RUSSIAN << 1 for i in (0, 1024)), "flags bit 5"
+    # a record from before the language (bit 5 clear) is English, and a switch off stays off
+    buf = bytearray(record.SLOT_MAX)
+    n = record.encode(buf, 1, Stats(), 1, 0, engine.Game(deal=3), None, settings=1)
+    assert buf[3] >> 1 == 1 and record.decode(bytes(buf[:n])).settings == 1
+    old = Controller(engine.Game(deal=3), settings=record.decode(bytes(buf[:n])).settings)
+    assert old.lang == words.EN and not old.sound_on
+
+
+# -------------------------------------------------------------------------- the heap (MicroPython)
+
+HEAP = """
+import gc
+from sultan.rules import engine
+from sultan.ui import keys, words
+from sultan.ui.controller import Controller
+from sultan.ui import menu as M
+
+class Stats:
+    def get(self, rules):
+        return {"played": 9, "won": 4, "lost": 5, "best_placed": 90, "streak": 1, "best_streak": 2}
+
+def free():
+    gc.collect()
+    return gc.mem_free()
+
+def press(*ks):
+    for k in ks:
+        ctrl.press(k)
+
+def choose(item):
+    press(keys.SELECT)
+    while ctrl.items[ctrl.menu_index] != item:
+        press(keys.DOWN)
+    press(keys.A)
+
+g = engine.Game(deal=7)
+base = free()
+ctrl = Controller(g, stats=Stats())
+after_start = free()
+seen = [0] * 12
+for n in range(12):
+    choose(M.M_RULES)
+    words.rules_lines(g.rules)          # what the screen draws
+    press(keys.A)
+    choose(M.M_STATS)
+    words.stats_lines(ctrl.stats, g.rules)
+    press(keys.A)
+    choose(M.M_CHOOSE)
+    words.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
+    press(keys.UP, keys.B)
+    choose(M.M_LANGUAGE)
+    words.over_lines(g)
+    choose(M.M_LANGUAGE)
+    press(keys.SELECT, keys.B)
+    seen[n] = free()
+words.use(words.EN); en = free()
+words.use(words.RU); ru = free()
+words.use(words.EN); en2 = free()
+print(base - after_start, min(seen[2:]), max(seen[2:]), en, ru, en2,
+      "sultan.ui.deal_editor" in __import__("sys").modules)
+"""
+
+
+@pytest.mark.micropython
+def test_pages_opened_and_closed_leave_the_heap_as_it_was_and_one_language_sits_in_it():
+    out = run_micropython(HEAP, heap="256K").split()
+    start, low, high, en, ru, en2 = (int(x) for x in out[:6])
+    assert out[6] == "False"  # the digit editor went when it closed
+    assert high == low, (low, high)  # twelve rounds of every page, the editor and two switches
+    assert en2 == en  # back to English: the Russian words are gone
+    assert 0 < en - ru < 3000, (en, ru)  # only the words differ (Russian takes two bytes a letter)
+    assert start < 20000, start
