@@ -35,8 +35,10 @@ def make_display():  # -> adafruit_ili9341.ILI9341
     displayio.release_displays()
     spi = busio.SPI(clock=LCD_SCK, MOSI=LCD_MOSI, MISO=LCD_MISO)
     bus = FourWire(spi, command=LCD_DC, chip_select=LCD_CS, reset=LCD_RST, baudrate=LCD_BAUDRATE)
-    # The driver's default (rotation 0) is landscape 320x240.
-    return adafruit_ili9341.ILI9341(bus, width=320, height=240)
+    # The driver's default (rotation 0) is landscape 320x240.  No auto refresh: displayio would
+    # paint its terminal over the whole panel while the game loads (0.4 s at 320x240 on the Pico,
+    # in the emulator); the game's first frame is the first thing drawn.
+    return adafruit_ili9341.ILI9341(bus, width=320, height=240, auto_refresh=False)
 
 
 def make_keys() -> keypad.ShiftRegisterKeys:

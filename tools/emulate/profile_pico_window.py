@@ -30,4 +30,4 @@ def make_display():
     bus = pico.FourWire(
         spi, command=pico.LCD_DC, chip_select=pico.LCD_CS, reset=pico.LCD_RST, baudrate=pico.LCD_BAUDRATE
     )
-    return pico.adafruit_ili9341.ILI9341(bus, width=width, height=height)
+    return pico.adafruit_ili9341.ILI9341(bus, width=width, height=height, auto_refresh=False)  # as the Pico's
