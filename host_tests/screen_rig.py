@@ -74,12 +74,12 @@ class Rig:
 
 def panel_text(screen):
     """The panel's lines on show (without the marker's column); [] when it is hidden."""
-    return [line.text[1:] for line in screen.panel if not line.grid.hidden]
+    return [line.text[1:] for line in screen.panel.lines if not line.grid.hidden]
 
 
 def panel_rect(rig):
     """The panel's virtual (x, y, w, h), from its lines on show; None when it is hidden."""
-    shown = [line.grid for line in rig.screen.panel if not line.grid.hidden]
+    shown = [line.grid for line in rig.screen.panel.lines if not line.grid.hidden]
     if not shown:
         return None
     x, y = shown[0].x, shown[0].y

@@ -330,7 +330,7 @@ def test_won_screen(rig):
         share, text = _panel_share(rig, fb)
         assert share > 0.6 and text > 100
         assert panel_text(rig.screen) == list(words.over_lines(rig.game))
-        assert rig.screen.marker.grid.hidden
+        assert rig.screen.panel.marker.grid.hidden
 
 
 def test_lost_screen(rig):
@@ -347,7 +347,7 @@ def test_lost_screen(rig):
         widest = max(len(line) for line in words.over_lines(rig.game))
         assert w == min(rig.layout.vw, (widest + 2) * GLYPH_W)
         assert h == len(words.over_lines(rig.game)) * GLYPH_H
-        for line, want in zip(rig.screen.panel, words.over_lines(rig.game), strict=False):
+        for line, want in zip(rig.screen.panel.lines, words.over_lines(rig.game), strict=False):
             assert text_errors(rig, fb, (x + GLYPH_W, line.grid.y), want, TEXT,
                                sprites.COLORS[sprites.PANEL]) == []
     # B undoes the last move: back to the table, the panel gone.
@@ -510,7 +510,7 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
         for step in range(2 * n + 1):
             i = rig.ctrl.menu_index
             text = panel_text(rig.screen)
-            top = rig.screen.menu_top
+            top = rig.screen.panel.menu_top
             assert len(text) == rows and top <= i < top + rows
             # the marker's line shows the item the cursor is on, and the ">" is drawn beside it
             assert text[i - top].strip().rstrip("^v").strip() == rig.ctrl.menu_label(i)

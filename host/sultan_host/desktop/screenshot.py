@@ -14,8 +14,11 @@ from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_li
 SIZES = ("160x128", "320x240")
 
 
-def render(deal, size, script="", scale=1):
-    """(image, controller) after playing ``script`` on deal ``deal`` at ``size`` ("WxH")."""
+def render(deal, size, script="", scale=1, store=None):
+    """(image, controller) after playing ``script`` on deal ``deal`` at ``size`` ("WxH").
+
+    ``store``: a save store, as ``sultan.app.run`` takes it (None: none, so no statistics);
+    the emulator's comparison gives a fresh one, as a board's first boot has."""
     from sultan import app
 
     from sultan_host.desktop.headless import HeadlessDisplay
@@ -23,7 +26,7 @@ def render(deal, size, script="", scale=1):
     w, h = (int(v) for v in size.split("x"))
     display = HeadlessDisplay(w, h)
     ctrl = app.run(display, scripted.ScriptedKeys(script), board_id="headless", deal=deal,
-                   console=lambda *a: None, rand_deal=lambda: 1, idle=0)
+                   console=lambda *a: None, rand_deal=lambda: 1, idle=0, store=store)
     img = display.image()
     if scale > 1:
         img = img.resize((w * scale, h * scale), 0)

@@ -48,10 +48,10 @@ DIVAN_GAP = const(6)  # between a divan column and the pyramid
 STOCK_GAP = const(6)  # between the right divan column and the stock
 TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text bands are near)
 PARK = const(-256)  # x of a hidden object never shown yet: wholly off the screen
-# Real pixels a scrolled menu may cover: opening or closing a panel redraws every pixel under
-# it, 5.5-7 us each on the Pico at 320x240 (measured in tools/emulate), so ~40,000 keeps
-# it under 300 ms; 160x128 shows its whole panel height.
-PANEL_BUDGET = const(40000)
+# Real pixels a scrolled menu's lines may cover: opening or closing a panel redraws every pixel
+# under it, 6-8 us each on the Pico (tools/emulate, 2026-12-01), and the message line changes
+# too, so ~36,000 keeps it near 250 ms at 320x240 (5 lines); 160x128 shows its whole panel.
+PANEL_BUDGET = const(36000)
 
 
 def cell_of(place):
@@ -116,13 +116,14 @@ class Layout:
         x, y = self.place_xy(TALON)
         self.talon_count_xy = (x + (CARD_W - count_w) // 2, y + self.pitch_y + 1)
 
-    def panel_rect(self, lines, width):
-        """(x, y) of a panel of ``lines`` lines of text ``width`` columns wide: against the right
-        edge (the text lines run on past it), a column for the menu's marker on the left and
-        one of margin on the right; centred in the card area's height."""
+    def panel_rect(self, width):
+        """(x, y) of a panel whose text is ``width`` columns wide: against the right edge (the
+        text lines run on past it), a column for the menu's marker on the left and one of
+        margin on the right; its lines from the top of the card area down, each line always
+        on the same row, so a panel that changes shape redraws each row once."""
         x = self.vw - (width + 2) * GLYPH_W
         area = self.vh - 2 * TEXT_H
-        return (x if x > 0 else 0), TEXT_H + (area - lines * LINE_H) // 2
+        return (x if x > 0 else 0), TEXT_H + (area - self.panel_lines * LINE_H) // 2
 
     def tray_rect(self, side):
         """(x, y, w, h) of the tray under divan column ``side`` (0 left, 1 right); h is even."""

@@ -4,19 +4,20 @@
 ``display.root_group``: the felt, the divan's two trays, 17 cards (2x3 TileGrids over
 the sprite sheet), the stock's and talon's card counts, the status and message lines, the
 highlight rings and the panel for menus and pages.  All text is ``TextLine``s: a TileGrid
-of glyph cells each.  ``update(ctrl)`` then only rewrites tiles, moves rings and
-hides or shows, touching nothing that did not change, so each refresh sends only the
-changed areas.  It never calls ``display.refresh()``: the main loop does, once per key.
+of glyph cells each.  ``update(ctrl)`` then only rewrites tiles, moves rings and hides
+or shows, touching nothing that did not change, so each refresh sends only the changed
+areas.  It never calls ``display.refresh()``: the main loop does, once per key.
 
-Hidden things wait off the screen (``layout.PARK``) until they are first shown:
-CircuitPython records a TileGrid hidden at its first refresh as drawn where it stands, and
-repaints that area at the next refresh -- with the panel, most of the screen (0.8 s at
-320x240 on the Pico).  Off the screen, that repaint is clipped to nothing.
+Every pixel a refresh sends costs 5.5-8 us on the Pico (measured in tools/emulate), so:
 
-Every pixel a refresh redraws costs 5.5-7 us on the Pico (tools/emulate), so the panel is
-only as big as what it shows: a line per line of content, as wide as the widest, against
-the right edge (``Layout.panel_rect``).  The rings lie under it and stay as they are while
-it is up, so opening or closing it redraws nothing else but the message line.
+- a ring is four 2-pixel bars, not a frame round the card: moving it redraws the bars,
+  not the cards inside;
+- the panel is only as big as what it shows (``Panel``), and its lines never move while
+  it is up;
+- hidden things wait off the screen (``layout.PARK``) until they are first shown:
+  CircuitPython books a TileGrid hidden at its first refresh as drawn where it stands, and
+  repaints that area at the next refresh -- with a panel, most of the screen.  Off the
+  screen, that repaint is clipped to nothing, and start-up needs one refresh.
 """
 
 import displayio
@@ -55,11 +56,126 @@ PLACES = SULTAN_PLACE + 1
 FOUNDATIONS = 8
 BACK_SHOWN = 255  # _show_card's card byte for a face-down card (the stock)
 UNKNOWN = -1
+OUTER = 0  # a ring's bands: 2 pixels outside the card (hint, cursor) ...
+INNER = 1  # ... or 2 pixels on its edge (selection)
+BAND = 2  # a band's width
 MORE_ABOVE = "^"  # the menu's scroll marks, at its right edge
 MORE_BELOW = "v"
 MARKER_COL = " "  # a panel line's first column: the menu's marker goes there
 MENU_INDENT = " "  # between the marker and a menu label
 MARKER = ">"
+
+
+def place(obj, xy, shown=True):
+    """Show ``obj`` with its top-left at virtual ``xy``, or hide it (where it is)."""
+    if not shown:
+        if not obj.hidden:
+            obj.hidden = True
+        return
+    x, y = xy
+    if obj.x != x:
+        obj.x = x
+    if obj.y != y:
+        obj.y = y
+    if obj.hidden:
+        obj.hidden = False
+
+
+def parked(obj):
+    """``obj`` hidden off the screen until it is first shown (see the module's doc)."""
+    obj.x = PARK
+    obj.hidden = True
+    return obj
+
+
+class Ring:
+    """A highlight round a card: four bars cut from the frame bitmap, in one band of it."""
+
+    def __init__(self, frame, pal, band):
+        w, h = frame.width, frame.height
+        o = BAND * band
+        self.offsets = ((0, o), (0, h - BAND - o), (o, 0), (w - BAND - o, 0))
+        across = (w, BAND, band, h // BAND - 1 - band)
+        down = (BAND, h, band, w // BAND - 1 - band)
+        self.bars = []
+        for tw, th, first, last in (across, down):
+            for t in (first, last):
+                self.bars.append(parked(displayio.TileGrid(frame, pixel_shader=pal, tile_width=tw,
+                                                           tile_height=th, default_tile=t)))
+        self.at = NONE
+
+    def show(self, layout, where):
+        """Ring place ``where`` (NONE: none)."""
+        if where == self.at:
+            return
+        self.at = where
+        x, y = layout.ring_rect(where)[:2] if where != NONE else (0, 0)
+        for i in range(4):
+            dx, dy = self.offsets[i]
+            place(self.bars[i], (x + dx, y + dy), where != NONE)
+
+
+class Panel:
+    """Menus and pages: a text line per line of content and the menu's ">" -- only as big as
+    what it shows (``Layout.panel_rect``), so opening or closing it redraws no more."""
+
+    def __init__(self, glyphs, layout):
+        self.layout = layout
+        pal = palette(TEXT, sprites.COLORS[sprites.PANEL])
+        self.lines = [TextLine(glyphs, pal, layout.panel_cols) for _ in range(layout.panel_lines)]
+        self.marker = TextLine(glyphs, palette(CURSOR, sprites.COLORS[sprites.PANEL]), 1)
+        self.marker.write(MARKER)
+        self.menu_top = 0  # the first menu line on show (the menu scrolls when it is taller)
+        self.x = None  # the panel's left edge while it is up
+
+    def grids(self):
+        return [line.grid for line in self.lines] + [self.marker.grid]
+
+    def show(self, lines, at=UNKNOWN, width=0):
+        """Show ``lines`` (none: hide), at least ``width`` columns wide, the marker beside line
+        ``at`` (UNKNOWN: no marker).
+
+        Lines stay on their rows, and while the panel is up it never narrows: a TileGrid that
+        moves on a scaled display redraws where it was and where it is, the overlap twice
+        (displayio weighs the area against the TileGrid's unscaled size)."""
+        n = len(lines)
+        for line in lines:
+            width = max(width, len(line))
+        x, y = self.layout.panel_rect(width)
+        if n and self.x is not None and self.x < x:
+            x = self.x
+        self.x = x if n else None
+        for i in range(len(self.lines)):
+            line = self.lines[i]
+            if i < n:
+                line.write(MARKER_COL + lines[i])
+            place(line.grid, (x, y + i * LINE_H), i < n)
+        place(self.marker.grid, (x, y + at * LINE_H), at >= 0)
+
+    def menu(self, ctrl):
+        """Show the menu: a window that follows the cursor.
+
+        A taller menu than the window (``Layout.menu_lines``) scrolls; "^" / "v" at the right
+        say more lies above / below.  It is as wide as the widest page it leads to, so opening
+        one moves nothing (see ``show``).
+        """
+        n = len(ctrl.items)
+        rows = self.layout.menu_lines
+        i = ctrl.menu_index
+        top = min(max(self.menu_top, i - rows + 1), i, max(n - rows, 0))
+        self.menu_top = top
+        end = min(top + rows, n)
+        w = self.layout.text_cols - 1 - len(MENU_INDENT) - len(MORE_ABOVE)  # a page's widest line
+        lines = []
+        for k in range(top, end):
+            more = " "
+            if k == top and top > 0:
+                more = MORE_ABOVE
+            elif k == end - 1 and end < n:
+                more = MORE_BELOW
+            label = ctrl.menu_label(k)[:w]
+            lines.append(MENU_INDENT + label + " " * (w - len(label)) + more)
+        self.show(lines, i - top)
 
 
 class Screen:
@@ -84,11 +200,7 @@ class Screen:
         display.root_group = self.root
 
     # ------------------------------------------------------------ building
-    def _add(self, tg, hidden=False):
-        """Put ``tg`` on top; a hidden one waits off the screen (see the module's doc)."""
-        if hidden:
-            tg.x = PARK
-            tg.hidden = True
+    def _add(self, tg):
         self.root.append(tg)
         return tg
 
@@ -106,9 +218,8 @@ class Screen:
         """The divan's trays: three 2-pixel-high tiles (top rim, middle, bottom rim) each."""
         x, y, w, h = self.layout.tray_rect(0)
         bmp = sprites.tray_bitmap(w)
-        pal = displayio.Palette(2)
+        pal = palette(sprites.COLORS[sprites.TRAY], 0)
         pal.make_transparent(0)
-        pal[1] = sprites.COLORS[sprites.TRAY]
         rim = bmp.height // 3
         for side in (0, 1):
             x, y, w, h = self.layout.tray_rect(side)
@@ -120,8 +231,8 @@ class Screen:
     def _build_cards(self):
         """One 2x3 TileGrid per place; the sultan's face never changes."""
         self.cards = []
-        for place in range(PLACES):
-            x, y = self.layout.place_xy(place)
+        for p in range(PLACES):
+            x, y = self.layout.place_xy(p)
             self.cards.append(self._add(self._sprites(2, 3, sprites.T_EMPTY, x, y)))
         sultan = self.cards[SULTAN_PLACE]
         for i in range(CARD_TILES):
@@ -129,87 +240,70 @@ class Screen:
         self.shown = [UNKNOWN] * PLACES  # card byte on show (0 empty, BACK_SHOWN face down)
 
     def _build_counts(self):
-        glyphs = self.glyphs
-        self.stock_count = self._line(TextLine(glyphs, palette(TEXT, _color(sprites.BACK)), COUNT_COLS), True)
-        self.talon_count = self._line(TextLine(glyphs, palette(TEXT, _color(sprites.FELT)), COUNT_COLS), True)
+        colors = sprites.COLORS
+        self.stock_count = TextLine(self.glyphs, palette(TEXT, colors[sprites.BACK]), COUNT_COLS)
+        self.talon_count = TextLine(self.glyphs, palette(TEXT, colors[sprites.FELT]), COUNT_COLS)
+        self._add(parked(self.stock_count.grid))
+        self._add(parked(self.talon_count.grid))
 
     def _build_lines(self):
         """Status and message lines; chips draw cards in the message, a star marks a winnable deal."""
-        felt = _color(sprites.FELT)
+        felt = sprites.COLORS[sprites.FELT]
         x, y = self.layout.status_xy
-        self.status = self._line(TextLine(self.glyphs, palette(TEXT, felt), self.cols, x, y))
+        self.status = TextLine(self.glyphs, palette(TEXT, felt), self.cols, x, y)
         x, y = self.layout.message_xy
-        self.message = self._line(TextLine(self.glyphs, palette(MESSAGE, felt), self.cols, x, y))
-        self.chips = [self._add(self._sprites(2, 1, sprites.T_EMPTY), True) for _ in range(CHIPS)]
+        self.message = TextLine(self.glyphs, palette(MESSAGE, felt), self.cols, x, y)
+        self._add(self.status.grid)
+        self._add(self.message.grid)
+        self.chips = [self._add(parked(self._sprites(2, 1, sprites.T_EMPTY))) for _ in range(CHIPS)]
         self.chip_state = [None] * CHIPS
-        self.star = self._add(self._sprites(1, 1, sprites.T_STAR), True)
-
-    def _build_panel(self):
-        """The panel, on top: as many text lines as it can show, and the menu's marker, one cell."""
-        lay = self.layout
-        pal = palette(TEXT, _color(sprites.PANEL))
-        self.panel = [self._line(TextLine(self.glyphs, pal, lay.panel_cols), True)
-                      for _ in range(lay.panel_lines)]
-        self.marker = self._line(TextLine(self.glyphs, palette(CURSOR, _color(sprites.PANEL)), 1), True)
-        self.marker.write(MARKER)
-        self.menu_top = 0  # the first menu line on show (the menu scrolls when it is taller)
+        self.star = self._add(parked(self._sprites(1, 1, sprites.T_STAR)))
 
     def _build_rings(self):
-        """Highlight rings on top: hint (two), selection, cursor -- one bitmap, four palettes."""
-        self.ring_bitmap = sprites.frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
+        """Rings: hint (two), selection, cursor -- bars of one frame bitmap, in three palettes."""
+        frame = sprites.frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
         hint = sprites.frame_palette(HINT, None)
-        self.rings = []
-        for pal in (hint, hint, sprites.frame_palette(None, SELECTED), sprites.frame_palette(CURSOR, None)):
-            self.rings.append(self._add(displayio.TileGrid(self.ring_bitmap, pixel_shader=pal), True))
-        self.ring_at = [NONE] * len(self.rings)
+        self.rings = [Ring(frame, hint, OUTER), Ring(frame, hint, OUTER),
+                      Ring(frame, sprites.frame_palette(None, SELECTED), INNER),
+                      Ring(frame, sprites.frame_palette(CURSOR, None), OUTER)]
+        for ring in self.rings:
+            for bar in ring.bars:
+                self._add(bar)
 
-    def _line(self, line, hidden=False):
-        self._add(line.grid, hidden)
-        return line
+    def _build_panel(self):
+        """The panel, on top of everything."""
+        self.panel = Panel(self.glyphs, self.layout)
+        for grid in self.panel.grids():
+            self._add(parked(grid))
 
     # ------------------------------------------------------------- updating
     def update(self, ctrl):
         """Make the screen show ``ctrl`` (a ``sultan.ui.controller.Controller``)."""
         g = ctrl.game
-        playing = ctrl.mode == PLAY
         self._show_cards(g)
         self._show_counts(g)
         self._show_rings(ctrl)
         self.status.write(words.status_text(g, self.cols, ctrl.winnable))
-        self._place(self.star, self.layout.status_xy, ctrl.winnable)
+        place(self.star, self.layout.status_xy, ctrl.winnable)
         text = ctrl.message
         if not text:
-            text = words.keys_help() if self.fresh and playing else words.HELP[ctrl.mode]
+            text = words.keys_help() if self.fresh and ctrl.mode == PLAY else words.HELP[ctrl.mode]
         self._show_message(text, ctrl.message_cards)
         self._show_panel(ctrl)
         self.fresh = False
 
-    def _place(self, obj, xy, shown=True):
-        """Show ``obj`` with its top-left at virtual ``xy``, or hide it."""
-        if not shown:
-            if not obj.hidden:
-                obj.hidden = True
-            return
-        x, y = xy
-        if obj.x != x:
-            obj.x = x
-        if obj.y != y:
-            obj.y = y
-        if obj.hidden:
-            obj.hidden = False
-
     def _show_cards(self, g):
-        for place in range(TALON + 1):
-            self._show_card(place, g.card_at(place))
+        for p in range(TALON + 1):
+            self._show_card(p, g.card_at(p))
         for f in range(FOUNDATIONS):
             self._show_card(F0 + f, g.foundation_card(f))
         self._show_card(STOCK, BACK_SHOWN if g.stock_count else 0)
 
-    def _show_card(self, place, card):
-        if self.shown[place] == card:
+    def _show_card(self, p, card):
+        if self.shown[p] == card:
             return
-        self.shown[place] = card
-        tg = self.cards[place]
+        self.shown[p] = card
+        tg = self.cards[p]
         t = self._tiles
         if card == BACK_SHOWN:
             for i in range(CARD_TILES):
@@ -227,15 +321,17 @@ class Screen:
             left = engine.PASSES - g.pass_no
         text = "%2d" % g.stock_count if g.stock_count else "R%d" % left if left else ""
         self.stock_count.write(text)
-        self._place(self.stock_count.grid, self.layout.stock_count_xy, text)
+        place(self.stock_count.grid, self.layout.stock_count_xy, text)
         self.talon_count.write("%2d" % g.talon_count if g.talon_count else "")
-        self._place(self.talon_count.grid, self.layout.talon_count_xy, g.talon_count)
+        place(self.talon_count.grid, self.layout.talon_count_xy, g.talon_count)
 
     def _show_rings(self, ctrl):
-        """Rings: hint source and target, selection, cursor (left as they are under a panel)."""
+        """Rings: hint source and target, selection, cursor; none while a panel is up (their
+        bars are cheap to hide, and a ring's edge would peek out beside a panel)."""
         h0 = h1 = NONE
         h = ctrl.hint
-        if h:
+        playing = ctrl.mode == PLAY
+        if h and playing:
             k = engine.hint_kind(h)
             if k == engine.A_PLAY:
                 h0 = engine.hint_place(h)
@@ -245,11 +341,12 @@ class Screen:
                 h1 = engine.hint_place(h)
             else:
                 h0 = STOCK
-        for i, place in enumerate((h0, h1, ctrl.selected, ctrl.cursor)):
-            if self.ring_at[i] != place:
-                self.ring_at[i] = place
-                self._place(self.rings[i], self.layout.ring_rect(place)[:2] if place != NONE else None,
-                            place != NONE)
+        lay = self.layout
+        rings = self.rings
+        rings[0].show(lay, h0)
+        rings[1].show(lay, h1)
+        rings[2].show(lay, ctrl.selected if playing else NONE)
+        rings[3].show(lay, ctrl.cursor if playing else NONE)
 
     def _show_message(self, text, cards):
         """The message line; each "%c" becomes a small card (rank and suit tiles)."""
@@ -279,17 +376,17 @@ class Screen:
             tg[0] = t[0]
             tg[1] = t[1]
         x, y = self.layout.message_xy
-        self._place(tg, (x + GLYPH_W * col + 1, y), state is not None)
+        place(tg, (x + GLYPH_W * col + 1, y), state is not None)
 
     def _show_panel(self, ctrl):
         """Menu, digit editor, Rules and Statistics pages, won/lost: the panel's lines."""
         mode = ctrl.mode
         g = ctrl.game
-        at = UNKNOWN
-        lines = ()
         if mode == MENU:
-            lines, at = self._menu_lines(ctrl)
-        elif mode == DEAL:
+            self.panel.menu(ctrl)
+            return
+        lines = ()
+        if mode == DEAL:
             lines = words.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
         elif mode == RULES_PAGE:
             lines = words.rules_lines(g.rules)
@@ -297,45 +394,4 @@ class Screen:
             lines = words.stats_lines(ctrl.stats, g.rules)
         elif mode != PLAY:
             lines = words.over_lines(g)
-        n = len(lines)
-        width = 0
-        for line in lines:
-            width = max(width, len(line))
-        x, y = self.layout.panel_rect(n, width)
-        for i in range(len(self.panel)):
-            line = self.panel[i]
-            if i < n:
-                line.write(MARKER_COL + lines[i])
-            self._place(line.grid, (x, y + i * LINE_H), i < n)
-        self._place(self.marker.grid, (x, y + at * LINE_H), at >= 0)
-
-    def _menu_lines(self, ctrl):
-        """The menu's lines on show and the marker's line: a window that follows the cursor.
-
-        A taller menu than the window (``Layout.menu_lines``) scrolls; "^" / "v" at the right
-        say more lies above / below.  Every label is padded to the longest, so the panel keeps
-        its width while the menu is up.
-        """
-        n = len(ctrl.items)
-        rows = self.layout.menu_lines
-        i = ctrl.menu_index
-        top = min(max(self.menu_top, i - rows + 1), i, max(n - rows, 0))
-        self.menu_top = top
-        end = min(top + rows, n)
-        w = 0
-        for k in range(n):
-            w = max(w, len(ctrl.menu_label(k)))
-        lines = []
-        for k in range(top, end):
-            more = " "
-            if k == top and top > 0:
-                more = MORE_ABOVE
-            elif k == end - 1 and end < n:
-                more = MORE_BELOW
-            label = ctrl.menu_label(k)
-            lines.append(MENU_INDENT + label + " " * (w + 1 - len(label)) + more)
-        return lines, i - top
-
-
-def _color(index):
-    return sprites.COLORS[index]
+        self.panel.show(lines)
