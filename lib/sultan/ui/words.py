@@ -53,6 +53,7 @@ _KEYS_HELP = const(37)
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
 _CHUNK = const(512)  # bytes read from a words file at a time
+_KEPT = ("[text]", "[help]", "[menu]", "[refusals]")  # a words file's sections, in order
 
 LANG = EN  # the language in use
 TEXT = HELP = MENU_ITEMS = REFUSALS = None  # read by use(): the controller calls it as it is made
@@ -98,11 +99,6 @@ def _read(name):
     return out
 
 
-def _sections(lines):
-    """Where each "[name]" section of ``lines`` begins, and the end."""
-    return [i for i in range(len(lines)) if lines[i][:1] == "["] + [len(lines)]
-
-
 def use(lang):
     """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
 
@@ -115,9 +111,10 @@ def use(lang):
         lang = EN
     TEXT = HELP = MENU_ITEMS = REFUSALS = _page = None
     lines = _read(path(lang))
-    at = _sections(lines)
-    parts = [[ln[ln.find(" ") + 1:] if " " in ln else "" for ln in lines[at[s] + 1:at[s + 1]]
-              if ln and ln[0] != "#"] for s in range(4)]
+    at = [lines.index(name) for name in _KEPT] + [len(lines)]
+    # the lines kept (no new strings yet), then their texts cut from them: one new string each
+    parts = [[ln for ln in lines[at[s] + 1:at[s + 1]] if ln and not ln.startswith("#")] for s in range(4)]
+    parts = [[ln[ln.find(" ") + 1:] if " " in ln else "" for ln in part] for part in parts]
     lines = None
     TEXT = tuple(parts[0])
     HELP = tuple(parts[1])
