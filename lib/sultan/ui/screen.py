@@ -319,7 +319,7 @@ class Screen:
         left = 0
         if not g.stock_count and g.placed < STOCK_SIZE and (g.refill or g.talon_count):
             left = engine.PASSES - g.pass_no
-        text = "%2d" % g.stock_count if g.stock_count else "R%d" % left if left else ""
+        text = "%2d" % g.stock_count if g.stock_count else words.redeals_left(left) if left else ""
         self.stock_count.write(text)
         place(self.stock_count.grid, self.layout.stock_count_xy, text)
         self.talon_count.write("%2d" % g.talon_count if g.talon_count else "")

@@ -27,8 +27,9 @@ stand, up to the next page (blank lines at its end left out).
 
 ``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
 and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_text``,
-``HELP[mode]``, ``keys_help``, ``deal_lines``, ``rules_lines``, ``stats_lines`` and ``over_lines``
-and draws the plain str they return; the strings use ASCII, А-Я а-я Ё ё and « ».
+``HELP[mode]``, ``keys_help``, ``redeals_left``, ``deal_lines``, ``rules_lines``,
+``stats_lines`` and ``over_lines`` and draws the plain str they return; the strings use
+ASCII, А-Я а-я Ё ё and « ».
 """
 
 from sultan import const
@@ -49,6 +50,7 @@ _TAG_LONG = const(7)  # the status line's classic-rules tag, and its short form
 _TAG_SHORT = const(8)
 _REFUSED = const(36)
 _KEYS_HELP = const(37)
+_REDEALS_LEFT = const(38)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
@@ -181,6 +183,11 @@ def status_text(g, cols, winnable=False):
 def keys_help():
     """The key help the screen shows on a fresh start, until the first key."""
     return TEXT[_KEYS_HELP]
+
+
+def redeals_left(n):
+    """The mark on the empty stock while ``n`` redeals are left ("R2", "П2")."""
+    return TEXT[_REDEALS_LEFT] % n
 
 
 def deal_lines(digits, pos):
