@@ -386,3 +386,29 @@ def test_statistics_page_and_events():
     ctrl.press(keys.RIGHT)
     ctrl.press(keys.A)
     assert ctrl.event == "refuse"
+
+
+@pytest.mark.micropython
+def test_keys_allocate_nothing_in_the_controller(mpy):
+    """A cursor move, a turn, a select and its cancel, the menu opened, scrolled and closed: no heap byte
+    allocated by the controller (MicroPython VM, gc disabled), in either language."""
+    code = (
+        "import gc\n"
+        "from sultan.rules import engine\n"
+        "from sultan.ui import keys\n"
+        "from sultan.ui.controller import Controller, S_RUSSIAN\n"
+        "for bits in (0, S_RUSSIAN):\n"
+        "    c = Controller(engine.Game(deal=7), settings=bits)\n"
+        "    for k in (keys.RIGHT, keys.SELECT, keys.B, keys.START):\n"
+        "        c.press(k)\n"
+        "    ks = [keys.RIGHT, keys.DOWN, keys.LEFT, keys.UP] * 10 + [keys.START] * 10\n"
+        "    ks += [keys.A, keys.B] * 10 + [keys.SELECT, keys.DOWN, keys.UP, keys.B] * 5\n"
+        "    gc.collect()\n"
+        "    gc.disable()\n"
+        "    a = gc.mem_free()\n"
+        "    for k in ks:\n"
+        "        c.press(k)\n"
+        "    print(a - gc.mem_free())\n"
+        "    gc.enable()\n"
+    )
+    assert mpy(code, heap="128K").split() == ["0", "0"]
