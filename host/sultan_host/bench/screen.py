@@ -189,13 +189,13 @@ def main(argv=None):
     for size in sizes:
         area, stats, counts, bmp_total, sheet = figures(size, list(range(1, a.deals + 1)))
         print("%s (%d px), %d deals played by buttons:" % (size, area, a.deals))
-        print("  %-12s %6s %16s %16s %16s" % ("action", "count", "changed mean", "changed max",
-                                               "sent max"))
+        print("  %-12s %6s %16s %16s %16s %16s" % ("action", "count", "changed mean", "changed max",
+                                                    "sent mean", "sent max"))
         for kind in sorted(stats):
             n, ch, chmax, se, semax = stats[kind]
-            print("  %-12s %6d %9d %5.1f%% %9d %5.1f%% %9d %5.1f%%" % (
+            print("  %-12s %6d %9d %5.1f%% %9d %5.1f%% %9d %5.1f%% %9d %5.1f%%" % (
                 kind, n, ch // n, 100.0 * ch / n / area, chmax, 100.0 * chmax / area,
-                semax, 100.0 * semax / area))
+                se // n, 100.0 * se / n / area, semax, 100.0 * semax / area))
         print("  displayio objects: %d Groups, %d TileGrids, %d Bitmaps, %d Palettes (%d in all)" % (
             counts["Group"], counts["TileGrid"], counts["Bitmap"], counts["Palette"], sum(counts.values())))
         print("  bitmap bytes: %d (sprite sheet %d)" % (bmp_total, sheet))

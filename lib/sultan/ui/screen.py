@@ -310,8 +310,9 @@ class Screen:
                 t[i] = sprites.T_BACK + i
         else:
             sprites.face_tiles(card, t)
-        for i in range(CARD_TILES):
-            tg[i] = t[i]
+        for i in range(CARD_TILES):  # only the tiles that differ: a card on its own suit's pile
+            if tg[i] != t[i]:  # changes the rank's tile alone, a sixth of the card
+                tg[i] = t[i]
 
     def _show_counts(self, g):
         """The stock's count on its back (once empty: "R1"/"R2" while a redeal is left) and the
