@@ -181,8 +181,8 @@ def test_the_divan_stands_on_trays(rig):
             cx, cy = lay.place_xy(slot)
             assert rig.virtual(fb, cx - 1, cy + CARD_H // 2) == tray  # the rim beside each card
             assert rig.virtual(fb, cx + CARD_W, cy + CARD_H // 2) == tray
-        assert rig.virtual(fb, x, y) != tray  # rounded corners
-        assert rig.virtual(fb, x + 1, y) == tray
+        assert rig.virtual(fb, x, y) == tray and rig.virtual(fb, x + w - 1, y + h - 1) == tray
+        assert rig.virtual(fb, x - 1, y) != tray and rig.virtual(fb, x + w, y + h - 1) != tray
     # between the trays and the pyramid: bare felt
     px, py = lay.place_xy(F0)
     assert rig.virtual(fb, px - 2, py + 5) == color(sprites.FELT)

@@ -81,6 +81,11 @@ def walk(obj, seen, counts):
             if id(o) not in seen:
                 seen[id(o)] = o
                 counts[type(o).__name__] += 1
+    else:  # a vectorio shape
+        counts["vectorio"] += 1
+        if id(obj.pixel_shader) not in seen:
+            seen[id(obj.pixel_shader)] = obj.pixel_shader
+            counts["Palette"] += 1
 
 
 def bitmap_bytes(bmp):
@@ -117,7 +122,7 @@ def figures(size, deals):
             s[3] += sent
             s[4] = max(s[4], sent)
     seen = {}
-    counts = {"Group": 0, "TileGrid": 0, "Bitmap": 0, "Palette": 0}
+    counts = {"Group": 0, "TileGrid": 0, "vectorio": 0, "Bitmap": 0, "Palette": 0}
     walk(screen.root, seen, counts)
     import displayio
 
@@ -196,8 +201,9 @@ def main(argv=None):
             print("  %-12s %6d %9d %5.1f%% %9d %5.1f%% %9d %5.1f%% %9d %5.1f%%" % (
                 kind, n, ch // n, 100.0 * ch / n / area, chmax, 100.0 * chmax / area,
                 se // n, 100.0 * se / n / area, semax, 100.0 * semax / area))
-        print("  displayio objects: %d Groups, %d TileGrids, %d Bitmaps, %d Palettes (%d in all)" % (
-            counts["Group"], counts["TileGrid"], counts["Bitmap"], counts["Palette"], sum(counts.values())))
+        print("  displayio objects: %d Groups, %d TileGrids, %d vectorio shapes, %d Bitmaps, %d Palettes"
+              " (%d in all)" % (counts["Group"], counts["TileGrid"], counts["vectorio"], counts["Bitmap"],
+                                counts["Palette"], sum(counts.values())))
         print("  bitmap bytes: %d (sprite sheet %d)" % (bmp_total, sheet))
     ev, ev_max, up, key0, key1, n = sound_figures(list(range(1, a.deals + 1)))
     print("sound (160x128, %d events): event() %.1f us mean, %.1f us max; update() %.1f us a loop pass;"

@@ -126,11 +126,11 @@ class Layout:
         return (x if x > 0 else 0), TEXT_H + (area - self.panel_lines * LINE_H) // 2
 
     def tray_rect(self, side):
-        """(x, y, w, h) of the tray under divan column ``side`` (0 left, 1 right); h is even."""
+        """(x, y, w, h) of the tray under divan column ``side`` (0 left, 1 right)."""
         x = self.col_x[0 if side == 0 else 4] - TRAY_PAD
         y = max(TEXT_H, self.row_y[0] - TRAY_PAD)
         bottom = min(self.vh - TEXT_H, self.row_y[2] + CARD_H + TRAY_PAD)
-        return x, y, CARD_W + 2 * TRAY_PAD, (bottom - y) & ~1
+        return x, y, CARD_W + 2 * TRAY_PAD, bottom - y
 
     def place_xy(self, place):
         """Top-left virtual pixel of the card at ``place``."""

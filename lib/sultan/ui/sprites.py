@@ -158,13 +158,3 @@ def frame_palette(outer, inner):
         else:
             pal[i] = c
     return pal
-
-
-def tray_bitmap(w):
-    """A divan tray's three tiles, each ``w`` x 2: the rounded top rim, the middle, the
-    rounded bottom rim (value 1 = tray, 0 = clear)."""
-    bmp = displayio.Bitmap(w, 6, 2)
-    _fill(bmp, 0, 0, w, 6, 1)
-    for x, y in ((0, 0), (w - 1, 0), (0, 5), (w - 1, 5)):
-        bmp[x, y] = 0
-    return bmp
