@@ -1,10 +1,17 @@
-"""The rules of Sultan: actions with refusals, undo/redo, the canonical policy.
+"""The rules of Sultan: actions with refusals, undo/redo; and the canonical player.
 
 Every player action returns a reason code (``OK`` or one of the ``R_*``
 refusals; their words are in ``sultan.ui.words``) and never raises for a
 legal-looking request; a refused action changes nothing.  Once a game is set
 up, the per-move path (turn, play, redeal, undo, redo, hint, step, autoplay)
 allocates nothing and keeps every integer below 2**30.
+
+Two classes: ``Player``, the canonical policy (what to do next: the hint, and
+``step``/``autoplay`` that follow it), is mixed into ``Game``, which keeps the
+rules, the refusals, the move log and undo/redo (the cards and their raw moves
+are ``sultan.rules.table``'s).  The player lives in this module rather than its
+own: a module of its own costs about 400 bytes of heap on the MicroPython VM,
+enough to break the 64K store tests (``host_tests/test_robustness.py``).
 
 Usage::
 
@@ -19,6 +26,7 @@ from sultan.rules import cards, rng
 from sultan.rules.table import (  # noqa: F401  (re-exported: the engine's public names)
     DIVAN_SLOTS,
     F_BASE,
+    F_PARTNER,
     F_REFILL,
     F_SUIT,
     FOUNDATIONS,
@@ -30,17 +38,12 @@ from sultan.rules.table import (  # noqa: F401  (re-exported: the engine's publi
 RULES_SEED = const(0)  # divan refilled from the stock; redeals shuffle
 RULES_CLASSIC = const(1)  # PySolFC's: the player parks talon cards in the divan; redeals don't shuffle
 RULES_NAMES = ("seed", "classic")
-# Classic hint: park a talon card when no more cards must reach its foundation
-# first than there are empty divan slots (+2 on the last pass, when nothing
-# comes round again).  Measured: 66 % won against 50 % for a fixed distance 2.
-PARK_LAST_PASS_BONUS = const(2)
 
 PLAYING = const(0)
 WON = const(1)
 LOST = const(2)
 STATUS_NAMES = ("playing", "won", "lost")
 
-MAX_ACTIONS = const(400)  # a seed-rules game needs at most 364
 MAX_DEAL = const(999999999)
 
 # Reason codes returned by actions.
@@ -61,8 +64,12 @@ R_NOT_THESE_RULES = const(13)
 R_SLOT_TAKEN = const(14)
 R_TALON_EMPTY = const(15)  # classic rules: a redeal with no talon to turn over (PySolFC refuses it)
 
-# Action kinds, used in the move log and in hints.  A hint is packed as
-# kind << 8 | place << 4 | foundation (0 = no move left).
+NO_SAFE_MOVE = const(0xF00)  # safe_hint(): the game goes on, but no move was found that keeps it winnable
+
+MAX_ACTIONS = const(400)  # the move log's size; a seed-rules game needs at most 364
+
+# Action kinds, used in the move log (written by sultan.rules.table) and in hints.
+# A hint is packed as kind << 8 | place << 4 | foundation (0 = no move left).
 A_TURN = const(1)
 A_PLAY = const(2)
 A_REDEAL = const(3)
@@ -83,8 +90,131 @@ def hint_foundation(hint):
     return hint & 15
 
 
-class Game(Table):
-    """One game of Sultan.
+# The classic lookahead's numbers (sultan.rules.lookahead, loaded for classic games only),
+# repeated as private constants; host_tests/test_hint.py checks they agree.
+_S_PLAY = const(0)  # rollout.S_PLAY: its stages
+_S_PARK = const(1)
+_S_REDEAL = const(3)
+_WIN = const(1)  # lookahead.WIN: a won game starts with the move
+_OBVIOUS = const(3)  # lookahead.OBVIOUS: the hint did not look ahead
+
+
+class Player:
+    """The canonical policy, mixed into ``Game``: ``hint``, ``safe_hint``, ``sure_play``, ``step``,
+    ``autoplay``.
+
+    * **Seed rules** (perfect attention): the first divan slot 0..5 whose card
+      fits, else the talon top if it fits, else turn, else redeal.  Playing what
+      fits at once is never wrong there, so this policy wins every deal that can be
+      won.  ``autoplay`` runs it as the table's cascade (``Table._run``), which
+      makes the same moves in the same order.
+    * **Classic rules**: first what needs no choosing -- a divan card that fits, the
+      talon top when both foundations of its suit are at least one below it (the
+      host solver proves both safe), a turn when the divan is full and the talon
+      top does not fit.  At a real choice (park the talon top or not; play a talon
+      top that fits while its suit's other foundation lags behind, or not) the
+      lookahead decides (``sultan.rules.lookahead``, loaded when the first classic
+      game is set up, so a seed game's heap never pays for it).
+
+    Classic rules: ``lookahead`` is the hint's search, made when the game is set up;
+    its ``verdict`` tells what the last hint knew of its move (see its module).
+    """
+
+    lookahead = None  # seed games never make one (a class default: no heap per game)
+
+    def sure_play(self):
+        """A play that cannot spoil anything, packed, or 0 (no search, so it is quick).
+
+        The first divan card that fits; else the talon top if it fits (classic
+        rules: only when its suit's other foundation is not behind).
+        """
+        where = self.where
+        for i in range(DIVAN_SLOTS):
+            c = self.divan[i]
+            if c and where[c]:
+                return A_PLAY << 8 | i << 4 | (where[c] - 1)
+        tc = self.talon_count
+        if tc:
+            c = self.talon[tc - 1]
+            w = where[c]
+            if w and (self.refill or self.top[F_PARTNER[w - 1]] % 13 >= (c & 15) - 1):
+                return A_PLAY << 8 | TALON << 4 | (w - 1)
+        return 0
+
+    def hint(self):
+        """The canonical policy's next action, packed (see ``hint_kind``); 0 if none is left."""
+        look = self.lookahead
+        if not self.refill:
+            look.verdict = _OBVIOUS
+        h = self.sure_play()
+        if h:
+            return h
+        tc = self.talon_count
+        if not self.refill and tc and (self.where[self.talon[tc - 1]] or self.free_slot() >= 0):
+            # Classic rules, at a real choice: the lookahead's move.
+            if self.status() != PLAYING:
+                return 0
+            stage = look.run(self)
+            if stage == _S_PLAY:
+                return A_PLAY << 8 | TALON << 4 | (self.where[self.talon[tc - 1]] - 1)
+            if stage == _S_PARK:
+                return A_PARK << 8 | self.free_slot() << 4
+            if stage == _S_REDEAL:
+                return A_REDEAL << 8
+        if self.stock_count:
+            return A_TURN << 8
+        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE and (self.refill or tc):
+            return A_REDEAL << 8
+        return 0
+
+    def safe_hint(self):
+        """The hint if it keeps the deal winnable, else ``NO_SAFE_MOVE``; 0 if no move is left.
+
+        Classic rules: if the lookahead finds a won game that starts with the
+        move (within its budget: a winnable deal can still get ``NO_SAFE_MOVE``).
+        Seed rules: the policy is perfect, so its hint.
+        """
+        h = self.hint()
+        if not h or self.refill:
+            return h
+        look = self.lookahead
+        if look.verdict == _OBVIOUS:  # an obvious or forced move: is the deal still won from here?
+            look.run(self)
+        return h if look.verdict == _WIN else NO_SAFE_MOVE
+
+    def step(self):
+        """One action of the canonical policy; returns the hint done, 0 if none."""
+        h = self.hint()
+        if h:
+            self.act(h)
+        return h
+
+    def autoplay(self, stop_at_pass_end=False):
+        """Play the canonical policy to the end; returns the status.
+
+        With ``stop_at_pass_end`` it stops where the policy would redeal.  The
+        moves are the ones ``step()`` would make, recorded for undo alike.
+        """
+        while self.moves < MAX_ACTIONS:
+            if self.refill:
+                self._run(0)  # the seed policy's moves up to the pass's end, at speed
+                h = A_REDEAL << 8
+            else:
+                h = self.hint()
+                if not h:
+                    break
+            if stop_at_pass_end and h >> 8 == A_REDEAL:
+                break
+            if self.act(h) != OK:
+                break
+        return self.status()
+
+
+
+class Game(Table, Player):
+    """One game of Sultan: the cards (``Table``), the rules, refusals, log and undo (here),
+    and what to do next -- ``hint``, ``safe_hint``, ``sure_play``, ``step``, ``autoplay``
+    (the canonical ``Player``, mixed in).
 
     ``Game(deal=N)`` deals numbered deal N (1 .. 999,999,999);
     ``Game(order=cards)`` deals the 95 given card bytes, stock top first.
@@ -93,9 +223,6 @@ class Game(Table):
     def __init__(self, deal=None, order=None, rules=RULES_SEED):
         Table.__init__(self)
         self._set_rules(rules)
-        self.log = bytearray(2 * MAX_ACTIONS)  # 2 bytes an action: kind|flags, place<<4|f
-        self.moves = 0  # actions in effect (undo lowers it)
-        self.log_end = 0  # actions recorded; moves..log_end can be redone
         self.deal = 0
         if order is not None:
             self.new_order(order)
@@ -139,6 +266,12 @@ class Game(Table):
         self._start()
 
     def _start(self):
+        if not self.refill and self.lookahead is None:
+            # Classic rules: set-up, not the first hint, loads the hint's search (so no move
+            # allocates); a seed game never loads it.
+            from sultan.rules.lookahead import Lookahead
+
+            self.lookahead = Lookahead()
         self._lay_out()
         self.moves = 0
         self.log_end = 0
@@ -152,24 +285,20 @@ class Game(Table):
             return PLAYING
         if self.pass_no < PASSES and (self.refill or self.talon_count):
             return PLAYING  # a redeal is left (classic: only worth it with a talon)
-        return PLAYING if self._park_uncovers() else LOST
-
-    def _park_uncovers(self):
-        # Classic rules: parking talon cards in the empty divan slots could
-        # uncover a playable talon card (the foundations don't change meanwhile).
-        if self.refill:
-            return False
-        free = 0
-        for i in range(DIVAN_SLOTS):
-            if not self.divan[i]:
-                free += 1
-        i = self.talon_count - 2
-        while free and i >= 0:
-            if self.where[self.talon[i]]:
-                return True
-            free -= 1
-            i -= 1
-        return False
+        if not self.refill:
+            # Classic rules: parking talon cards in the empty divan slots could uncover
+            # a playable talon card (the foundations don't change meanwhile).
+            free = 0
+            for i in range(DIVAN_SLOTS):
+                if not self.divan[i]:
+                    free += 1
+            i = self.talon_count - 2
+            while free and i >= 0:
+                if self.where[self.talon[i]]:
+                    return PLAYING
+                free -= 1
+                i -= 1
+        return LOST
 
     def free_slot(self):
         """The first empty divan slot, or -1."""
@@ -178,57 +307,11 @@ class Game(Table):
                 return i
         return -1
 
-    def distance(self, card):
-        """How many cards its foundations need before ``card`` fits (0 = fits now, 99 = never)."""
-        best = 99
-        suit = card >> 4
-        rank = card & 15
-        for f in range(FOUNDATIONS):
-            need = self.need[f]
-            if need and need >> 4 == suit and rank >= need & 15 and rank - (need & 15) < best:
-                best = rank - (need & 15)
-        return best
-
     def can_undo(self):
         return self.moves > 0
 
     def can_redo(self):
         return self.moves < self.log_end
-
-    def hint(self):
-        """The canonical policy's next action, packed (see ``hint_kind``); 0 if none.
-
-        First playable divan slot 0..5 (lowest foundation), else the talon top,
-        else turn a stock card, else redeal if allowed.
-        """
-        where = self.where
-        for i in range(DIVAN_SLOTS):
-            c = self.divan[i]
-            if c and where[c]:
-                return A_PLAY << 8 | i << 4 | (where[c] - 1)
-        if self.talon_count:
-            w = where[self.talon[self.talon_count - 1]]
-            if w:
-                return A_PLAY << 8 | TALON << 4 | (w - 1)
-        if not self.refill and self.talon_count:
-            # classic: keep a soon-needed talon card from being buried by the next turn
-            slot = -1
-            free = 0
-            for i in range(DIVAN_SLOTS - 1, -1, -1):
-                if not self.divan[i]:
-                    slot = i
-                    free += 1
-            if free:
-                if self.pass_no == PASSES:
-                    free += PARK_LAST_PASS_BONUS
-                if (self.distance(self.talon[self.talon_count - 1]) <= free
-                        or not self.stock_count and self._park_uncovers()):
-                    return A_PARK << 8 | slot << 4
-        if self.stock_count:
-            return A_TURN << 8
-        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE and (self.refill or self.talon_count):
-            return A_REDEAL << 8
-        return 0
 
     # ----------------------------------------------------------------- actions
     def turn(self):
@@ -237,9 +320,7 @@ class Game(Table):
             return R_STOCK_EMPTY
         if self.moves >= MAX_ACTIONS:
             return R_LOG_FULL
-        flags = _F_MISSED if self.any_playable() else 0
-        self._do_turn(flags)
-        self._record(A_TURN | flags, 0)
+        self._run(A_TURN << 8, _F_MISSED if self.any_playable() else 0)
         return OK
 
     def play(self, place, f):
@@ -254,8 +335,7 @@ class Game(Table):
             return R_FOUNDATION_DONE if need == 0 else R_NO_FIT
         if self.moves >= MAX_ACTIONS:
             return R_LOG_FULL
-        flags = self._do_play(place, f)
-        self._record(A_PLAY | flags, place << 4 | f)
+        self._run(A_PLAY << 8 | place << 4 | f)
         return OK
 
     def park(self, slot):
@@ -271,7 +351,6 @@ class Game(Table):
         if self.moves >= MAX_ACTIONS:
             return R_LOG_FULL
         self._do_park(slot)
-        self._record(A_PARK, slot << 4)
         return OK
 
     def play_auto(self, place):
@@ -302,9 +381,7 @@ class Game(Table):
             return R_TALON_EMPTY
         if self.moves >= MAX_ACTIONS:
             return R_LOG_FULL
-        k = self.pass_no - 1
         self._do_redeal()
-        self._record(A_REDEAL, k)
         return OK
 
     def undo(self):
@@ -330,124 +407,25 @@ class Game(Table):
         """Repeat the last undone action exactly (a redeal reshuffles the same way)."""
         if self.moves >= self.log_end:
             return R_NOTHING_TO_REDO
+        end = self.log_end
         i = 2 * self.moves
-        kind = self.log[i]
-        arg = self.log[i + 1]
-        k = kind & _KIND
-        if k == A_TURN:
-            self._do_turn(kind & _F_MISSED)
-        elif k == A_PLAY:
-            self._do_play(arg >> 4, arg & 15)
-        elif k == A_PARK:
-            self._do_park(arg >> 4)
-        else:
-            self._do_redeal()
-        self.moves += 1
+        self.act((self.log[i] & _KIND) << 8 | self.log[i + 1])  # records the same two bytes again
+        self.log_end = end
         return OK
 
-    def step(self):
-        """One action of the canonical policy; returns the hint done, 0 if none."""
-        h = self.hint()
-        k = h >> 8
-        if k == A_PLAY:
-            self.play((h >> 4) & 15, h & 15)
-        elif k == A_TURN:
-            self.turn()
-        elif k == A_REDEAL:
-            self.redeal()
-        elif k == A_PARK:
-            self.park((h >> 4) & 15)
-        return h
+    def act(self, action):
+        """Do a packed action (a hint, or ``kind << 8 | second log byte``) with its public action.
 
-    def autoplay(self, stop_at_pass_end=False):
-        """Play the canonical policy to the end; returns the status.
-
-        With ``stop_at_pass_end`` it stops where the policy would redeal.  The
-        moves are the ones ``step()`` would make, recorded for undo alike; this
-        loop only keeps the counters in locals because it runs a lot.
+        Returns that action's reason code (``R_BAD_PLACE`` for an unknown kind).
+        ``step``, ``redo`` and a save's replay all go through here.
         """
-        if not self.refill:
-            return self._autoplay_steps(stop_at_pass_end)
-        divan = self.divan
-        stock = self.stock
-        where = self.where
-        log = self.log
-        end = 2 * MAX_ACTIONS
-        while True:
-            talon = self.talon  # a redeal moves on to the next pass's buffer
-            sc = self.stock_count
-            tc = self.talon_count
-            li = 2 * self.moves  # the next log entry's index
-            placed = self.placed
-            scan = True  # the divan may hold a playable card (false after a fruitless scan until a play)
-            while li < end:
-                c = 0
-                if scan:
-                    for i in range(DIVAN_SLOTS):
-                        c = divan[i]
-                        if c and where[c]:
-                            break
-                        c = 0
-                    scan = c != 0
-                if c:
-                    f = where[c] - 1
-                    self._set_top(f, c & 15)
-                    if sc:
-                        sc -= 1
-                        divan[i] = stock[sc]
-                        log[li] = A_PLAY | F_REFILL
-                    else:
-                        divan[i] = 0
-                        log[li] = A_PLAY
-                    log[li + 1] = i << 4 | f
-                elif tc and where[talon[tc - 1]]:
-                    c = talon[tc - 1]
-                    f = where[c] - 1
-                    self._set_top(f, c & 15)
-                    tc -= 1
-                    log[li] = A_PLAY
-                    log[li + 1] = TALON << 4 | f
-                    scan = True
-                elif sc:
-                    # Nothing is playable before a turn, so only the new talon
-                    # top can change that: turn on while it fits nowhere.
-                    while True:
-                        sc -= 1
-                        c = stock[sc]
-                        talon[tc] = c
-                        tc += 1
-                        log[li] = A_TURN
-                        log[li + 1] = 0
-                        li += 2
-                        if not sc or where[c] or li >= end:
-                            break
-                    continue
-                else:
-                    break
-                placed += 1
-                li += 2
-            mv = li >> 1
-            self.placed = placed
-            self.stock_count = sc
-            self.talon_count = tc
-            self.moves = mv
-            self.log_end = mv
-            if stop_at_pass_end or mv >= MAX_ACTIONS or self.redeal() != OK:
-                return self.status()
-
-    def _autoplay_steps(self, stop_at_pass_end):
-        # The general loop (classic rules): one canonical step at a time.
-        while self.moves < MAX_ACTIONS:
-            h = self.hint()
-            if not h or (stop_at_pass_end and h >> 8 == A_REDEAL):
-                break
-            self.step()
-        return self.status()
-
-    # ---------------------------------------------------------------- the log
-    def _record(self, kind, arg):
-        i = 2 * self.moves
-        self.log[i] = kind
-        self.log[i + 1] = arg
-        self.moves += 1
-        self.log_end = self.moves
+        k = action >> 8
+        if k == A_PLAY:
+            return self.play((action >> 4) & 15, action & 15)
+        if k == A_TURN:
+            return self.turn()
+        if k == A_PARK:
+            return self.park((action >> 4) & 15)
+        if k == A_REDEAL:
+            return self.redeal()
+        return R_BAD_PLACE

@@ -1,8 +1,11 @@
 """Where the cards are: the stock, talon, divan and foundations as bytearrays.
 
 ``Table`` holds the state and the raw moves (with their exact inverses, for
-undo); it checks no rules.  ``sultan.rules.engine.Game`` adds the rules, the move
-log and the canonical policy on top.
+undo); it checks no rules.  Each raw move also writes itself into the move log
+(two bytes an action), so the public actions, redo and autoplay all record the
+same way; turns and plays all go through ``_run``.  ``sultan.rules.engine.Game``
+adds the rules, refusals and undo on top, and its ``Player`` the canonical
+policy.
 
 Places: divan slots 0..5 (0-2 the left column top to bottom, 3-5 the right
 column), ``TALON`` (6) for the talon's top card.  Foundations 0..7 in layout
@@ -22,6 +25,14 @@ F_SUIT = bytes(c >> 4 for c in cards.LAYOUT)
 F_BASE = bytes(c & 15 for c in cards.LAYOUT)
 F_PARTNER = bytes((2, 6, 0, 4, 3, 7, 1, 5))  # the other foundation of the same suit
 
+# The move log's numbers: the engine's public ones (engine.MAX_ACTIONS, A_TURN ..),
+# private here so that MicroPython folds them in and this module's heap stays small
+# (host_tests/test_hint.py checks they agree).
+_MAX_ACTIONS = const(400)
+_A_TURN = const(1)
+_A_PLAY = const(2)
+_A_REDEAL = const(3)
+_A_PARK = const(4)
 F_REFILL = const(0x20)  # flag: a divan play whose slot was refilled from the stock
 
 
@@ -54,13 +65,18 @@ class Table:
         self.pass_no = 1
         self.placed = 0
         self.missed = 0
+        self.log = bytearray(2 * _MAX_ACTIONS)  # 2 bytes an action: kind|flags, place<<4|f
+        self.moves = 0  # actions in effect (undo lowers it)
+        self.log_end = 0  # actions recorded; moves..log_end can be redone
 
     def _lay_out(self):
         """Fresh foundations and the divan dealt from a full stock."""
+        where = self.where
+        need = self.need
         for c in range(64):
-            self.where[c] = 0
+            where[c] = 0
         for f in range(FOUNDATIONS):
-            self.need[f] = 0
+            need[f] = 0
         for f in range(FOUNDATIONS):
             self._set_top(f, F_BASE[f])
         self.stock_count = cards.STOCK_SIZE
@@ -128,26 +144,89 @@ class Table:
         if flags:
             self.missed -= 1
 
-    def _do_turn(self, flags):
-        self.stock_count -= 1
-        self.talon[self.talon_count] = self.stock[self.stock_count]
-        self.talon_count += 1
+    def _run(self, action, flags=0):
+        """Turn and play, recorded: one packed ``action`` (``_A_TURN << 8``, with ``flags``, or
+        ``_A_PLAY << 8 | place << 4 | f``), or with ``action`` 0 the cascade of everything that
+        fits: the first divan slot 0..5 whose card fits (then the slots again from 0), else the
+        talon top if it fits, else a turn -- until the stock is out or the log full.
+
+        The only place cards go from the stock to the talon and onto the foundations, and
+        seed autoplay's hot loop: the counters are locals, written back at the end; in the
+        cascade, nothing fits before a turn, so only the new talon top can change that and
+        the turns run on while it fits nowhere, and the divan is scanned after a play only.
+        """
+        stock = self.stock
+        talon = self.talon
+        divan = self.divan
+        where = self.where
+        log = self.log
+        sc = self.stock_count
+        tc = self.talon_count
+        i = 2 * self.moves
+        placed = self.placed
+        refill = self.refill
+        scan = True
+        turn = action >> 8 == _A_TURN
+        turned = _A_TURN | flags
+        place = (action >> 4) & 15
+        f = action & 15
+        end = 2 * _MAX_ACTIONS
+        while i < end:
+            if not action:  # the cascade's next move
+                if scan:
+                    place = 0
+                    while place < DIVAN_SLOTS and not where[divan[place]]:
+                        place += 1
+                    scan = place < DIVAN_SLOTS
+                if scan:
+                    f = where[divan[place]] - 1
+                elif tc and where[talon[tc - 1]]:
+                    place = TALON
+                    f = where[talon[tc - 1]] - 1
+                elif sc:
+                    turn = True
+                else:
+                    break
+            if turn:
+                while True:
+                    sc -= 1
+                    c = stock[sc]
+                    talon[tc] = c
+                    tc += 1
+                    log[i] = turned
+                    log[i + 1] = 0
+                    i += 2
+                    if action or not sc or where[c] or i >= end:
+                        break
+                if action:
+                    break
+                turn = False
+                continue
+            entry = _A_PLAY
+            if place == TALON:
+                tc -= 1
+                self._set_top(f, talon[tc] & 15)
+            else:
+                self._set_top(f, divan[place] & 15)
+                if sc and refill:
+                    sc -= 1
+                    divan[place] = stock[sc]
+                    entry = _A_PLAY | F_REFILL
+                else:
+                    divan[place] = 0
+            placed += 1
+            log[i] = entry
+            log[i + 1] = place << 4 | f
+            i += 2
+            if action:
+                break
+            scan = True
+        self.stock_count = sc
+        self.talon_count = tc
+        self.placed = placed
+        self.moves = self.log_end = i >> 1
         if flags:
             self.missed += 1
-
-    def _do_play(self, place, f):
-        flags = 0
-        self._set_top(f, self.card_at(place) & 15)
-        self.placed += 1
-        if place == TALON:
-            self.talon_count -= 1
-        elif self.refill and self.stock_count:
-            self.stock_count -= 1
-            self.divan[place] = self.stock[self.stock_count]
-            flags = F_REFILL
-        else:
-            self.divan[place] = 0
-        return flags
 
     def _undo_play(self, place, f, kind):
         rank = self.top[f]
@@ -167,6 +246,10 @@ class Table:
         # Gather: the divan's cards go on after the talon's, in the talon
         # buffer of the pass that ends (its first talon_count bytes are kept).
         k = self.pass_no - 1
+        m = self.moves
+        self.log[2 * m] = _A_REDEAL
+        self.log[2 * m + 1] = k
+        self.moves = self.log_end = m + 1
         gathered = self.talon
         n = self.talon_count
         self.saved_talon[k] = n
@@ -195,6 +278,10 @@ class Table:
     def _do_park(self, slot):
         self.talon_count -= 1
         self.divan[slot] = self.talon[self.talon_count]
+        m = self.moves
+        self.log[2 * m] = _A_PARK
+        self.log[2 * m + 1] = slot << 4
+        self.moves = self.log_end = m + 1
 
     def _undo_park(self, slot):
         self.talon[self.talon_count] = self.divan[slot]

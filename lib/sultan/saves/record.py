@@ -51,7 +51,6 @@ SLOT_MIN = const(64)  # room for the statistics of one ruleset without a game
 MIN_RECORD = const(23)  # header + empty statistics + CRC
 SEQ_MAX = const(0x3FFFFFFF)
 _A_TURN = const(1)  # engine.A_TURN
-_A_PARK = const(4)  # engine.A_PARK (classic rules)
 
 # ---------------------------------------------------------------- CRC-32
 # The reflected IEEE polynomial 0xEDB88320, a nibble at a time, in 16-bit halves.
@@ -257,7 +256,7 @@ def restore(rec, data, game=None):
     is undone again.  Returns the game, or None if any of it does not hold (a
     given ``game`` is then reset to a fresh deal 1: never half-loaded).
     """
-    from sultan.rules.engine import A_PLAY, A_REDEAL, A_TURN, OK, Game
+    from sultan.rules.engine import OK, Game
 
     if game is not None and game.rules != rec.rules:
         game = None  # another ruleset than the caller's game: load() hands back a new Game
@@ -283,17 +282,7 @@ def restore(rec, data, game=None):
     for k in range(rec.log_end):
         b0 = data[base + 2 * k]
         b1 = data[base + 2 * k + 1]
-        kind = b0 & 0x0F
-        if kind == A_TURN:
-            rc = game.turn()
-        elif kind == A_PLAY:
-            rc = game.play(b1 >> 4, b1 & 15)
-        elif kind == A_REDEAL:
-            rc = game.redeal()
-        elif kind == _A_PARK and hasattr(game, "park"):  # classic rules
-            rc = game.park(b1 >> 4)
-        else:
-            rc = -1
+        rc = game.act((b0 & 0x0F) << 8 | b1)  # the public action of the entry's kind
         if rc != OK or log[2 * k] != b0 or log[2 * k + 1] != b1:
             good = False
             break
