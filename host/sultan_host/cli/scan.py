@@ -172,8 +172,11 @@ def classic_stats(lo, hi, jobs, budget, progress=True):
         nodes += nd
     n = hi - lo + 1
     # With unknowns, the true rate lies between "all unknowns lost" and "all won".
+    # The hint's share of the deals proven winnable (by the solver or by the hint itself).
     return [
-        summary("hint", hint_won, n, hint_placed),
+        summary("hint", hint_won, n, hint_placed, proven_winnable=won,
+                share_of_winnable=hint_won / won if won else 0.0,
+                ci95_of_winnable=list(wilson(hint_won, won))),
         summary("solver", won, n, placed, lost=lost, unknown=unknown, budget=budget,
                 ci95_unknown_won=list(wilson(won + unknown, n)), nodes=nodes),
     ]
@@ -186,6 +189,10 @@ def format_stats(rules, lo, hi, rows, seconds):
         out.append("%-10s %8d %8.2f%%  %6.2f%% - %6.2f%% %11.1f" % (
             r["policy"], r["won"], 100 * r["win_rate"], 100 * r["ci95"][0], 100 * r["ci95"][1],
             r["mean_placed"]))
+        if "proven_winnable" in r:
+            out.append("%-10s of the %d deals proven winnable: %.2f%% (%.2f%% - %.2f%%)" % (
+                "", r["proven_winnable"], 100 * r["share_of_winnable"], 100 * r["ci95_of_winnable"][0],
+                100 * r["ci95_of_winnable"][1]))
         if "unknown" in r:
             out.append("%-10s lost %d, unknown %d (budget %d nodes); unknowns as won: %.2f%% - %.2f%%" % (
                 "", r["lost"], r["unknown"], r["budget"], 100 * r["ci95_unknown_won"][0],
