@@ -412,3 +412,16 @@ def test_keys_allocate_nothing_in_the_controller(mpy):
         "    gc.enable()\n"
     )
     assert mpy(code, heap="128K").split() == ["0", "0"]
+
+
+def test_the_menus_hint_points_at_no_losing_move():
+    """Classic rules: when the lookahead finds no move that keeps the deal winnable, the menu's Hint says
+    so and rings nothing (issue 12), instead of pointing at a losing one."""
+    g = engine.Game(deal=1, rules=engine.RULES_CLASSIC)
+    for _ in range(42):  # a careless player: the stock turned, nothing played
+        assert g.safe_hint() != engine.NO_SAFE_MOVE
+        assert g.turn() == engine.OK or g.redeal() == engine.OK
+    assert g.safe_hint() == engine.NO_SAFE_MOVE and g.hint()  # a move exists; none known to win
+    ctrl = Controller(g)
+    press_all(ctrl, menu_keys(ctrl, M_HINT, up=True))
+    assert ctrl.message == "no safe move found" and ctrl.hint == 0 and ctrl.mode == PLAY

@@ -19,6 +19,7 @@ _HINT_TURN = const(16)
 _HINT_REDEAL = const(17)
 _HINT_PARK = const(18)
 _NO_MOVES = const(19)
+_NO_SAFE_MOVE = const(20)
 _NO_WINNABLE = const(24)
 _AUTO_ON = const(25)
 _AUTO_OFF = const(26)
@@ -147,9 +148,17 @@ class Menu:
             ctrl.say(words.TEXT[_RULES_NEXT] % name)
 
     def _hint(self, ctrl):
-        """Put the engine's hint on show: the message says it, the screen rings its places."""
+        """Put the engine's hint on show: the message says it, the screen rings its places.
+
+        Only a move known to keep the deal winnable (``Game.safe_hint``: under classic rules, as
+        far as the lookahead sees); else the message says none was found, and nothing is ringed.
+        """
         g = ctrl.game
-        h = g.hint()
+        h = g.safe_hint()
+        if h == engine.NO_SAFE_MOVE:
+            ctrl.hint = 0
+            ctrl.tell(_NO_SAFE_MOVE)
+            return
         ctrl.hint = h
         k = engine.hint_kind(h)
         if k == engine.A_PLAY:
