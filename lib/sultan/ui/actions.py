@@ -153,14 +153,17 @@ class Actions:
             self._refused(code)
 
     def after_move(self):
-        """Count a change; with autoplay on, play every card the canonical policy would."""
+        """Count a change; with autoplay on, play every card that fits with no choice to make
+        (``Game.sure_play``: no search, so a key stays quick under classic rules too)."""
         self.changes += 1
         if self.autoplay:
             g = self.game
-            while engine.hint_kind(g.hint()) == engine.A_PLAY:
-                g.step()
+            h = g.sure_play()
+            while h:
+                g.act(h)
                 if not self.event:
                     self.event = "place"
+                h = g.sure_play()
         self.check_over()
 
     def undo(self):
