@@ -4,7 +4,7 @@ import json
 
 import pytest
 from conftest import run_micropython
-from sultan.rules.engine import Game
+from sultan.rules.engine import RULES_CLASSIC, Game
 
 pytestmark = pytest.mark.micropython
 
@@ -130,3 +130,65 @@ def test_classic_rules_run_without_allocating_on_micropython():
         g = Game(deal=int(n), rules=RULES_CLASSIC)
         assert status == ["playing", "won", "lost"][g.autoplay()] and int(placed) == g.placed
         assert allocated == "0"
+
+
+def test_the_classic_hint_allocates_nothing_and_takes_under_50_ms():
+    # Every hint of whole games (safe_hint too, which looks ahead even at an obvious move),
+    # then step and autoplay, with the GC off; and the slowest hint at a real choice.
+    out = run_micropython(
+        "import gc, time\n"
+        "from sultan.rules.engine import Game, RULES_CLASSIC\n"
+        "def measure(g, n):\n"
+        "    g.new_deal(n)\n"
+        "    gc.collect()\n"
+        "    gc.disable()\n"
+        "    a = gc.mem_alloc()\n"
+        "    worst = 0\n"
+        "    while True:\n"
+        "        t = time.ticks_us()\n"
+        "        h = g.hint()\n"
+        "        worst = max(worst, time.ticks_diff(time.ticks_us(), t))\n"
+        "        g.safe_hint()\n"
+        "        g.sure_play()\n"
+        "        if not h:\n"
+        "            break\n"
+        "        g.act(h)\n"
+        "    while g.undo() == 0:\n"
+        "        pass\n"
+        "    g.step()\n"
+        "    g.autoplay()\n"
+        "    a = gc.mem_alloc() - a\n"
+        "    gc.enable()\n"
+        "    print(n, g.placed, a, worst)\n"
+        "g = Game(deal=1, rules=RULES_CLASSIC)\n"
+        "for n in (1, 2, 6, 10):\n"
+        "    measure(g, n)\n"
+    )
+    rows = [line.split() for line in out.splitlines()]
+    assert len(rows) == 4
+    for n, placed, allocated, worst_us in rows:
+        g = Game(deal=int(n), rules=RULES_CLASSIC)
+        g.autoplay()
+        assert int(placed) == g.placed  # the same games as CPython
+        assert allocated == "0", n
+        assert int(worst_us) < 50000, n  # issue 12: a hint in 50 ms on the VM (measured: about 1 ms)
+
+
+def test_the_lookahead_is_loaded_for_classic_games_only():
+    out = run_micropython(
+        "import gc, sys\n"
+        "from sultan.rules.engine import Game, RULES_CLASSIC\n"
+        "g = Game(deal=1)\n"
+        "g.autoplay()\n"
+        "print('sultan.rules.lookahead' in sys.modules)\n"
+        "gc.collect()\n"
+        "a = gc.mem_alloc()\n"
+        "g.new_deal(2, rules=RULES_CLASSIC)\n"
+        "gc.collect()\n"
+        "print('sultan.rules.lookahead' in sys.modules, gc.mem_alloc() - a)\n"
+    )
+    lines = out.split("\n")
+    assert lines[0] == "False"  # a seed game's heap never pays for the search
+    loaded, grew = lines[1].split()
+    # its modules and buffers, on the 64-bit VM (a 32-bit board takes about half)
+    assert loaded == "True" and 0 < int(grew) < 16 * 1024
