@@ -187,3 +187,28 @@ def test_the_file_region_of_an_empty_file_reads_as_erased(tmp_path):
     f.write_bytes(b"")
     r = FileRegion(str(f))
     assert r.read(0, 2048) == b"\xff" * 2048
+
+
+def test_a_heap_too_full_to_load_is_no_damage_and_the_save_is_never_written_over():
+    """MemoryError while reading is not damage: no message, no repair, and this store writes nothing."""
+    region = MemoryRegion()
+    st = Store(region)
+    g = Game(deal=9)
+    for _ in range(5):
+        g.step()
+        st.save(g)
+    st.flush()
+    before = bytes(region.data)
+
+    class Tight(MemoryRegion):
+        def read(self, offset, n):
+            raise MemoryError("memory allocation failed")
+
+    starved = Store(Tight(data=before))
+    with pytest.raises(MemoryError):
+        starved.load()
+    assert starved.message is None
+    g.step()
+    assert not starved.save(g) and not starved.flush()
+    assert bytes(starved.region.data) == before
+    assert state(Store(MemoryRegion(data=before)).load()) != state(Game(deal=9))  # the save is still there

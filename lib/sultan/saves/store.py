@@ -109,6 +109,8 @@ class Slots:
                         if b != 0xFF:
                             erased = False
                             break
+            except MemoryError:  # a heap too full to read is no damage: the save stays as it is
+                raise
             except Exception as err:  # a region that cannot be read is damage, not a crash
                 self.fault = err
                 erased = False
@@ -128,6 +130,8 @@ class Slots:
                 break
             try:
                 loaded = restore(rec, self.region.read(s * size, size), game)
+            except MemoryError:
+                raise
             except Exception as err:  # never seen: a bad log is refused by the engine, not raised
                 self.fault = err
                 loaded = None
@@ -211,7 +215,11 @@ class Store(Slots):
         with the message too.
         """
         self.message = None
-        rec, loaded, damaged = Slots.read(self, game)
+        try:
+            rec, loaded, damaged = Slots.read(self, game)
+        except MemoryError:
+            self.enabled = False  # a save that could not be read is never written over
+            raise
         if rec is not None:
             self.game_no = rec.game_no
             self.recorded = rec.recorded
