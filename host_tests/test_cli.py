@@ -82,3 +82,14 @@ def test_wrong_multiset_order_is_refused():
     cards[cards.index("5S")] = "AH"  # a third A♥ (one is in the layout)
     r = cli("play", "--order", " ".join(cards))
     assert r.returncode == 2 and "too many" in r.stderr
+
+
+def test_the_tools_shim_runs_from_a_python_without_the_package():
+    """`python3 tools/sultan_cli.py` as the docs show it: a Python without sultan_host starts .venv's."""
+    base = os.path.join(sys.base_prefix, "bin", "python3")
+    assert os.path.exists(base) and sys.prefix != sys.base_prefix  # the tests run in .venv
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SULTAN_SHIM", "VIRTUAL_ENV")}
+    p = subprocess.run([base, CLI, "play", "--deal", "7", "--json"], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == json.loads(cli("play", "--deal", "7", "--json").stdout)
