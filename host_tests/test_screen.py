@@ -605,8 +605,8 @@ def test_a_text_change_redraws_only_the_cells_that_change(rig):
 
 
 def test_glyphs_cover_the_character_set():
-    assert len(textgrid.CHARS) <= 255  # one byte a tile on CircuitPython and Blinka
-    for ch in textgrid.CHARS:
-        assert textgrid.tile(ch) == textgrid.CHARS.index(ch)
+    assert len(sheets.CHARS) <= 255  # one byte a tile on CircuitPython and Blinka
+    for ch in sheets.CHARS:
+        assert textgrid.tile(ch) == sheets.CHARS.index(ch)
         assert len(font.rows(ch)) == GLYPH_H
     assert textgrid.tile("\u2603") == textgrid.UNKNOWN

@@ -71,6 +71,9 @@ CROWN = "#..#..# #..#..# ##.#.## ####### ####### #######"
 STAR = "....#.... ...###... ...###... ######### .#######. ..#####.. .###.###. ##.....##"
 
 HERE = os.path.dirname(os.path.abspath(sprites.__file__))
+# Every character with a glyph, in tile order (``textgrid.tile`` maps them so).
+CHARS = ("".join(chr(c) for c in range(textgrid.ASCII_FIRST, textgrid.ASCII_END))
+         + "".join(chr(c) for c in range(textgrid.CYRILLIC_FIRST, textgrid.CYRILLIC_END)) + textgrid.EXTRA)
 GLYPHS_PER_ROW = 16
 
 
@@ -183,8 +186,8 @@ def sprite_sheet():
 
 
 def glyph_sheet():
-    """The glyph sheet as rows of 0 (paper) and 1 (ink), in ``textgrid.CHARS`` order."""
-    chars = textgrid.CHARS
+    """The glyph sheet as rows of 0 (paper) and 1 (ink), in ``CHARS`` order."""
+    chars = CHARS
     rows_of = (len(chars) + GLYPHS_PER_ROW - 1) // GLYPHS_PER_ROW
     w = GLYPHS_PER_ROW * font.CELL_W
     px = [[0] * w for _ in range(rows_of * font.CELL_H)]

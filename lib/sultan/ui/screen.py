@@ -23,6 +23,7 @@ Every pixel a refresh sends costs 5.5-8 us on the Pico (measured in tools/emulat
 import displayio
 import vectorio
 
+from sultan import const
 from sultan.rules import engine
 from sultan.rules.cards import STOCK_SIZE
 from sultan.ui import sprites, words
@@ -44,22 +45,26 @@ from sultan.ui.layout import (
 )
 from sultan.ui.textgrid import TextLine, palette
 
-TEXT = 0xFFFFFF
-MESSAGE = 0xFFE070
-CURSOR = 0xFFE000
-SELECTED = 0x00B8FF
-HINT = 0xFF40E0
+TEXT = const(0xFFFFFF)  # colours (public: the tests look for them)
+MESSAGE = const(0xFFE070)
+CURSOR = const(0xFFE000)
+SELECTED = const(0x00B8FF)
+HINT = const(0xFF40E0)
 
-CARD_TILES = 6  # a card: 2x3 sprite tiles
-CHIP_COLS = 4  # a card in the message line ("%c"): drawn over 4 text columns
-CHIPS = 2  # at most two cards in a message
-PLACES = SULTAN_PLACE + 1
-FOUNDATIONS = 8
-BACK_SHOWN = 255  # _show_card's card byte for a face-down card (the stock)
-UNKNOWN = -1
-OUTER = 0  # a ring's bands: 2 pixels outside the card (hint, cursor) ...
-INNER = 1  # ... or 2 pixels on its edge (selection)
-BAND = 2  # a band's width
+# (private consts: compiled into the code, no names in the board's heap)
+_CARD_COLS = const(2)  # a card: 2x3 sprite tiles
+_CARD_ROWS = const(3)
+_CARD_TILES = const(6)
+_CHIP_COLS = const(4)  # a card in a message ("%c"): its rank and suit tiles over 4 text columns
+_CHIPS = const(2)  # at most two cards in a message
+_FOUNDATIONS = const(8)
+_BACK_SHOWN = const(255)  # _show_card's card byte for a face-down card (the stock)
+_UNKNOWN = const(-1)
+_OUTER = const(0)  # a ring's bands: 2 pixels outside the card (hint, cursor) ...
+_INNER = const(1)  # ... or 2 pixels on its edge (selection)
+_BAND = const(2)  # a band's width
+_BARS = const(4)  # a ring's bars: top, bottom, left, right
+CHIP = "%c"
 MORE_ABOVE = "^"  # the menu's scroll marks, at its right edge
 MORE_BELOW = "v"
 MARKER_COL = " "  # a panel line's first column: the menu's marker goes there
@@ -94,10 +99,10 @@ class Ring:
 
     def __init__(self, frame, pal, band):
         w, h = frame.width, frame.height
-        o = BAND * band
-        self.offsets = ((0, o), (0, h - BAND - o), (o, 0), (w - BAND - o, 0))
-        across = (w, BAND, band, h // BAND - 1 - band)
-        down = (BAND, h, band, w // BAND - 1 - band)
+        o = _BAND * band
+        self.offsets = ((0, o), (0, h - _BAND - o), (o, 0), (w - _BAND - o, 0))
+        across = (w, _BAND, band, h // _BAND - 1 - band)
+        down = (_BAND, h, band, w // _BAND - 1 - band)
         self.bars = []
         for tw, th, first, last in (across, down):
             for t in (first, last):
@@ -111,7 +116,7 @@ class Ring:
             return
         self.at = where
         x, y = layout.ring_rect(where)[:2] if where != NONE else (0, 0)
-        for i in range(4):
+        for i in range(_BARS):
             dx, dy = self.offsets[i]
             place(self.bars[i], (x + dx, y + dy), where != NONE)
 
@@ -132,9 +137,9 @@ class Panel:
     def grids(self):
         return [line.grid for line in self.lines] + [self.marker.grid]
 
-    def show(self, lines, at=UNKNOWN, width=0):
+    def show(self, lines, at=_UNKNOWN, width=0):
         """Show ``lines`` (none: hide), at least ``width`` columns wide, the marker beside line
-        ``at`` (UNKNOWN: no marker).
+        ``at`` (_UNKNOWN: no marker).
 
         Lines stay on their rows, and while the panel is up it never narrows: a TileGrid that
         moves on a scaled display redraws where it was and where it is, the overlap twice
@@ -198,7 +203,7 @@ class Screen:
         self.glyphs = sprites.read_bitmap(sprites.GLYPH_FILE)
         self.root = displayio.Group()  # the vectorio shapes, in real pixels, then the board
         self.board = displayio.Group(scale=self.layout.scale)  # the rest, in virtual pixels
-        self._tiles = bytearray(CARD_TILES)
+        self._tiles = bytearray(_CARD_TILES)
         self.fresh = True  # the key help is on show until the first key
         self._build_felt()
         self.root.append(self.board)
@@ -232,13 +237,13 @@ class Screen:
     def _build_cards(self):
         """One 2x3 TileGrid per place; the sultan's face never changes."""
         self.cards = []
-        for p in range(PLACES):
+        for p in range(SULTAN_PLACE + 1):
             x, y = self.layout.place_xy(p)
-            self.cards.append(self._add(self._sprites(2, 3, sprites.T_EMPTY, x, y)))
+            self.cards.append(self._add(self._sprites(_CARD_COLS, _CARD_ROWS, sprites.T_EMPTY, x, y)))
         sultan = self.cards[SULTAN_PLACE]
-        for i in range(CARD_TILES):
+        for i in range(_CARD_TILES):
             sultan[i] = sprites.T_SULTAN + i
-        self.shown = [UNKNOWN] * PLACES  # card byte on show (0 empty, BACK_SHOWN face down)
+        self.shown = [_UNKNOWN] * (SULTAN_PLACE + 1)  # card byte on show (0 empty, _BACK_SHOWN face down)
 
     def _build_counts(self):
         colors = sprites.COLORS
@@ -256,17 +261,17 @@ class Screen:
         self.message = TextLine(self.glyphs, palette(MESSAGE, felt), self.cols, x, y)
         self._add(self.status.grid)
         self._add(self.message.grid)
-        self.chips = [self._add(parked(self._sprites(2, 1, sprites.T_EMPTY))) for _ in range(CHIPS)]
-        self.chip_state = [None] * CHIPS
+        self.chips = [self._add(parked(self._sprites(_CARD_COLS, 1, sprites.T_EMPTY))) for _ in range(_CHIPS)]
+        self.chip_state = [None] * _CHIPS
         self.star = self._add(parked(self._sprites(1, 1, sprites.T_STAR)))
 
     def _build_rings(self):
         """Rings: hint (two), selection, cursor -- bars of one frame bitmap, in three palettes."""
         frame = sprites.frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
         hint = sprites.frame_palette(HINT, None)
-        self.rings = [Ring(frame, hint, OUTER), Ring(frame, hint, OUTER),
-                      Ring(frame, sprites.frame_palette(None, SELECTED), INNER),
-                      Ring(frame, sprites.frame_palette(CURSOR, None), OUTER)]
+        self.rings = [Ring(frame, hint, _OUTER), Ring(frame, hint, _OUTER),
+                      Ring(frame, sprites.frame_palette(None, SELECTED), _INNER),
+                      Ring(frame, sprites.frame_palette(CURSOR, None), _OUTER)]
         for ring in self.rings:
             for bar in ring.bars:
                 self._add(bar)
@@ -296,9 +301,9 @@ class Screen:
     def _show_cards(self, g):
         for p in range(TALON + 1):
             self._show_card(p, g.card_at(p))
-        for f in range(FOUNDATIONS):
+        for f in range(_FOUNDATIONS):
             self._show_card(F0 + f, g.foundation_card(f))
-        self._show_card(STOCK, BACK_SHOWN if g.stock_count else 0)
+        self._show_card(STOCK, _BACK_SHOWN if g.stock_count else 0)
 
     def _show_card(self, p, card):
         if self.shown[p] == card:
@@ -306,12 +311,12 @@ class Screen:
         self.shown[p] = card
         tg = self.cards[p]
         t = self._tiles
-        if card == BACK_SHOWN:
-            for i in range(CARD_TILES):
+        if card == _BACK_SHOWN:
+            for i in range(_CARD_TILES):
                 t[i] = sprites.T_BACK + i
         else:
             sprites.face_tiles(card, t)
-        for i in range(CARD_TILES):  # only the tiles that differ: a card on its own suit's pile
+        for i in range(_CARD_TILES):  # only the tiles that differ: a card on its own suit's pile
             if tg[i] != t[i]:  # changes the rank's tile alone, a sixth of the card
                 tg[i] = t[i]
 
@@ -344,25 +349,25 @@ class Screen:
             else:
                 h0 = STOCK
         lay = self.layout
-        rings = self.rings
-        rings[0].show(lay, h0)
-        rings[1].show(lay, h1)
-        rings[2].show(lay, ctrl.selected if playing else NONE)
-        rings[3].show(lay, ctrl.cursor if playing else NONE)
+        hint_from, hint_to, selection, cursor = self.rings
+        hint_from.show(lay, h0)
+        hint_to.show(lay, h1)
+        selection.show(lay, ctrl.selected if playing else NONE)
+        cursor.show(lay, ctrl.cursor if playing else NONE)
 
     def _show_message(self, text, cards):
         """The message line; each "%c" becomes a small card (rank and suit tiles)."""
         out = ""
         n = 0
-        i = text.find("%c")
-        while i >= 0 and n < CHIPS:
+        i = text.find(CHIP)
+        while i >= 0 and n < _CHIPS:
             out += text[:i]
             self._chip(n, len(out), cards[n])
-            out += " " * CHIP_COLS
+            out += " " * _CHIP_COLS
             n += 1
             text = text[i + 2:]
-            i = text.find("%c")
-        while n < CHIPS:
+            i = text.find(CHIP)
+        while n < _CHIPS:
             self._chip(n, -1, 0)
             n += 1
         self.message.write(out + text)

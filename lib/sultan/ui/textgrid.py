@@ -1,10 +1,11 @@
 """Text as a grid of glyph tiles: one ``TileGrid`` over the glyph sheet per line of text.
 
-The glyph sheet (``sprites.GLYPH_FILE``, read once) holds a 6x10 cell per character of
-``CHARS``: printable ASCII, then Cyrillic А..я, then ``EXTRA``; a character it lacks shows
-as "?".  Changing text rewrites only the cells whose character changed, so displayio
-redraws just those (no line bitmap re-rendered, no font library in the heap), and the
-pixels are the same on Blinka and on CircuitPython: the glyphs are ours, not a port's font.
+The glyph sheet (``sprites.GLYPH_FILE``, read once) holds a 6x10 cell per character:
+printable ASCII, then Cyrillic А..я, then ``EXTRA`` (``sultan_host.desktop.sheets.CHARS``
+lists them in tile order); a character it lacks shows as "?".  Changing text rewrites only
+the cells whose character changed, so displayio redraws just those (no line bitmap
+re-rendered, no font library in the heap), and the pixels are the same on Blinka and on
+CircuitPython: the glyphs are ours, not a port's font.
 """
 
 import displayio
@@ -21,11 +22,6 @@ EXTRA = "Ёё«»—…"
 EXTRA_TILE = const(159)
 SPACE = const(0)
 UNKNOWN = const(31)  # "?"
-
-# Every character with a glyph, in tile order (for the host's sheet maker and tests).
-CHARS = ("".join(chr(c) for c in range(ASCII_FIRST, ASCII_END))
-         + "".join(chr(c) for c in range(CYRILLIC_FIRST, CYRILLIC_END)) + EXTRA)
-
 
 def tile(ch):
     """The glyph tile of character ``ch``."""
