@@ -43,15 +43,15 @@ TEXT_H = const(12)  # the status and message bands: a glyph row and a pixel abov
 LINE_H = GLYPH_H  # line pitch of the panel's text
 COUNT_COLS = const(2)  # the stock's and the talon's card counts: 2 digits
 RING = const(2)  # highlight ring width outside a card
-PYRAMID_GAP = const(2)
-DIVAN_GAP = const(6)  # between a divan column and the pyramid
-STOCK_GAP = const(6)  # between the right divan column and the stock
-TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text bands are near)
+_PYRAMID_GAP = const(2)
+_DIVAN_GAP = const(6)  # between a divan column and the pyramid
+_STOCK_GAP = const(6)  # between the right divan column and the stock
+_TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text bands are near)
 PARK = const(-256)  # x of a hidden object never shown yet: wholly off the screen
 # Real pixels a scrolled menu's lines may cover: opening or closing a panel redraws every pixel
 # under it, 6-8 us each on the Pico (tools/emulate, 2026-12-01), and the message line changes
 # too, so ~36,000 keeps it near 250 ms at 320x240 (5 lines); 160x128 shows its whole panel.
-PANEL_BUDGET = const(36000)
+_PANEL_BUDGET = const(36000)
 
 
 def cell_of(place):
@@ -80,12 +80,12 @@ class Layout:
 
     def _columns(self, vw):
         """Columns: divan | pyramid (3) | divan | stock and talon, centred."""
-        px = CARD_W + PYRAMID_GAP
-        total = 6 * CARD_W + 2 * PYRAMID_GAP + 2 * DIVAN_GAP + STOCK_GAP
+        px = CARD_W + _PYRAMID_GAP
+        total = 6 * CARD_W + 2 * _PYRAMID_GAP + 2 * _DIVAN_GAP + _STOCK_GAP
         x = (vw - total) // 2
-        pyramid = x + CARD_W + DIVAN_GAP
-        right = pyramid + 3 * px - PYRAMID_GAP + DIVAN_GAP
-        self.col_x = (x, pyramid, pyramid + px, pyramid + 2 * px, right, right + CARD_W + STOCK_GAP)
+        pyramid = x + CARD_W + _DIVAN_GAP
+        right = pyramid + 3 * px - _PYRAMID_GAP + _DIVAN_GAP
+        self.col_x = (x, pyramid, pyramid + px, pyramid + 2 * px, right, right + CARD_W + _STOCK_GAP)
         self.pitch_x = px
 
     def _rows(self, vh):
@@ -109,7 +109,7 @@ class Layout:
         self.panel_lines = area // LINE_H
         self.panel_cols = vw // GLYPH_W + 1  # reaches past the right edge from any column
         line_px = vw * LINE_H * self.scale * self.scale
-        self.menu_lines = min(self.panel_lines, PANEL_BUDGET // line_px)
+        self.menu_lines = min(self.panel_lines, _PANEL_BUDGET // line_px)
         count_w = COUNT_COLS * GLYPH_W
         x, y = self.place_xy(STOCK)
         self.stock_count_xy = (x + (CARD_W - count_w) // 2, y + (CARD_H - GLYPH_H) // 2)
@@ -127,10 +127,10 @@ class Layout:
 
     def tray_rect(self, side):
         """(x, y, w, h) of the tray under divan column ``side`` (0 left, 1 right)."""
-        x = self.col_x[0 if side == 0 else 4] - TRAY_PAD
-        y = max(TEXT_H, self.row_y[0] - TRAY_PAD)
-        bottom = min(self.vh - TEXT_H, self.row_y[2] + CARD_H + TRAY_PAD)
-        return x, y, CARD_W + 2 * TRAY_PAD, bottom - y
+        x = self.col_x[0 if side == 0 else 4] - _TRAY_PAD
+        y = max(TEXT_H, self.row_y[0] - _TRAY_PAD)
+        bottom = min(self.vh - TEXT_H, self.row_y[2] + CARD_H + _TRAY_PAD)
+        return x, y, CARD_W + 2 * _TRAY_PAD, bottom - y
 
     def place_xy(self, place):
         """Top-left virtual pixel of the card at ``place``."""
