@@ -3,7 +3,27 @@
 The 74HC165's inputs are wired D0=LEFT D1=UP D2=DOWN D3=RIGHT D4=SELECT D5=START D6=A D7=B, so that
 ``keypad.ShiftRegisterKeys`` numbers the keys as on the PyBadge (0=B 1=A 2=START 3=SELECT 4=RIGHT
 5=DOWN 6=UP 7=LEFT).  host_tests check these pins against diagram.json's wires.
+
+The ILI9341 is driven without a driver library: ``BusDisplay`` with our own few commands (see
+``Panel``).  What the ILI9341 datasheet asks after a hardware reset, and what we send:
+
+* FourWire's constructor has just reset the panel (RST low 1 ms, then 1 ms high).  No command for
+  5 ms after RST rises, and no Sleep Out (SLPOUT) for 120 ms; a reset during sleep-out (a soft
+  reload of CircuitPython) also blanks the panel for up to 120 ms.  So nothing at all is sent until
+  120 ms after the reset, and those 120 ms are not slept: the commands wait for the first refresh,
+  which comes after the game's imports (about 0.5 s later), and sleep only what is left of them.
+* SLPOUT (0x11), then 5 ms before the next command (the 120 ms after it only matter before a later
+  Sleep In, which we never send); COLMOD (0x3A) 0x55: 16 bits a pixel; MADCTL (0x36) 0x38: MV (row
+  and column exchange: landscape 320x240), ML and BGR, the byte adafruit_ili9341 sent (rotation 0).
+* The first frame is written while the display is still off; DISPON (0x29) then shows it whole
+  (no wait is asked after DISPON).
+* No software reset (the RST pin did it), and none of the vendor power, VCOM, frame rate, gamma
+  or display function registers adafruit_ili9341 set: their reset defaults are valid settings per
+  the datasheet (and the panel's own VCOM trim is loaded from its NVM at reset).  If a real panel
+  ever looks washed out, its vendor's gamma and power values go in ``Panel.INIT``.
 """
+
+import time
 
 import board
 import busio
@@ -11,11 +31,11 @@ import displayio
 import keypad
 
 try:  # CircuitPython 9 and later
+    from busdisplay import BusDisplay
     from fourwire import FourWire
 except ImportError:  # CircuitPython 8
+    from displayio import Display as BusDisplay  # type: ignore[attr-defined, no-redef]
     from displayio import FourWire  # type: ignore[attr-defined, no-redef]
-
-import adafruit_ili9341
 
 # SPI0 to the ILI9341
 LCD_SCK = board.GP18
@@ -30,15 +50,51 @@ SR_PL = board.GP11  # parallel load (latch)
 SR_CP = board.GP10  # clock
 SR_Q7 = board.GP12  # serial out (data)
 
+RESET_TO_SLPOUT_NS = 120_000_000  # the datasheet's wait from RST high to Sleep Out
 
-def make_display():  # -> adafruit_ili9341.ILI9341
+
+class Panel(BusDisplay):
+    """The ILI9341 as a ``BusDisplay`` that wakes the panel at its first refresh (see the module)."""
+
+    # (command, data, ms to wait after it) sent before the first frame
+    INIT = (
+        (0x11, b"", 5),  # SLPOUT
+        (0x3A, b"\x55", 0),  # COLMOD: 16 bits a pixel (RGB565)
+        (0x36, b"\x38", 0),  # MADCTL: MV | ML | BGR, landscape
+    )
+    DISPON = 0x29
+
+    def __init__(self, bus, reset_ns, **kwargs) -> None:
+        super().__init__(bus, b"", **kwargs)  # no init sequence: the panel is woken by refresh()
+        self._panel_bus = bus
+        self._reset_ns = reset_ns  # when RST went high; 0 once the panel is awake
+
+    def refresh(self, *args, **kwargs) -> bool:
+        if not self._reset_ns:
+            return super().refresh(*args, **kwargs)
+        bus = self._panel_bus
+        left = self._reset_ns + RESET_TO_SLPOUT_NS - time.monotonic_ns()
+        if left > 0:
+            time.sleep(left / 1e9)
+        for command, data, ms in self.INIT:
+            bus.send(command, data)
+            if ms:
+                time.sleep(ms / 1000)
+        self._reset_ns = 0
+        done = super().refresh(*args, **kwargs)
+        bus.send(self.DISPON, b"")
+        return done
+
+
+def make_display(width: int = 320, height: int = 240) -> Panel:
+    """The panel as ``width`` x ``height`` from its top-left corner (320x240 is all of it; the
+    emulator's test profile asks for a window), rotation 0, no auto refresh: displayio would paint
+    its terminal over the whole panel while the game loads (0.4 s at 320x240 on the Pico, in the
+    emulator); the game's first frame is the first thing drawn."""
     displayio.release_displays()
     spi = busio.SPI(clock=LCD_SCK, MOSI=LCD_MOSI, MISO=LCD_MISO)
     bus = FourWire(spi, command=LCD_DC, chip_select=LCD_CS, reset=LCD_RST, baudrate=LCD_BAUDRATE)
-    # The driver's default (rotation 0) is landscape 320x240.  No auto refresh: displayio would
-    # paint its terminal over the whole panel while the game loads (0.4 s at 320x240 on the Pico,
-    # in the emulator); the game's first frame is the first thing drawn.
-    return adafruit_ili9341.ILI9341(bus, width=320, height=240, auto_refresh=False)
+    return Panel(bus, time.monotonic_ns(), width=width, height=height, auto_refresh=False)
 
 
 def make_keys() -> keypad.ShiftRegisterKeys:

@@ -390,7 +390,7 @@ def test_window_profile_is_a_test_profile_with_no_pins():
     with open(path) as f:
         src = f.read()
     assert not re.search(r"\bboard\.", src), "pins belong in firmware/profile_*.py"
-    assert "import profile_pico_ili9341 as pico" in src and "pico.LCD_SCK" in src
+    assert "import profile_pico_ili9341 as pico" in src and "pico.make_display(width, height)" in src
     assert "def make_display" in src and "make_keys = pico.make_keys" in src
     assert not os.path.exists(os.path.join(ROOT, "firmware", "profile_pico_window.py"))
     with open(os.path.join(ROOT, "firmware", "code.py")) as f:

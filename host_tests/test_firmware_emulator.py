@@ -207,8 +207,9 @@ def newest_wheels(dest):
 
 def test_wokwi_web_export_runs_as_exported(tmp_path):
     """make wokwi-web's folder, exactly as written, as the CIRCUITPY of the diagram's CircuitPython,
-    with today's newest bundle libraries in /lib as wokwi.com might add them: the export's own pinned
-    copies (top level, first on sys.path) are the ones imported, and the game plays."""
+    with today's newest bundle libraries in /lib as wokwi.com might add them (the old requirements.txt
+    named adafruit_ili9341): the export imports none of them (the Pico profile drives the ILI9341
+    itself; a pinned library would ship top level, first on sys.path), and the game plays."""
     cp, version = wokwi_image.diagram_circuitpython()
     if version not in FIRMWARES:
         pytest.skip("no CircuitPython %s UF2 (the diagram's env)" % version)

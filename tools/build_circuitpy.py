@@ -59,13 +59,11 @@ COMPILERS = {
 # The libraries the game imports (top-level requirements) are found in the device sources
 # (device_libraries(): ``import adafruit_x`` -> adafruit-circuitpython-x) ...
 # ... and here is the exact version of each one and of every library they require, per CircuitPython
-# major.  ili9341 2.x imports busdisplay/fourwire (CircuitPython 9+).  (The text is the game's own
-# glyph tiles since issue 10: adafruit_display_text, displayio_layout and what they required --
-# bitmap_font, imageload, display_shapes, ticks -- are no longer on the device.)
-PINS = {
-    8: {"adafruit-circuitpython-ili9341": "1.5.2"},
-    9: {"adafruit-circuitpython-ili9341": "2.0.4"},
-}
+# major.  None today: the text is the game's own glyph tiles since issue 10 (adafruit_display_text,
+# displayio_layout and what they required -- bitmap_font, imageload, display_shapes, ticks -- are no
+# longer on the device), and the Pico profile drives its ILI9341 with its own few commands
+# (adafruit_ili9341 was 1.5.2 for CircuitPython 8, 2.0.4 for 9+).
+PINS: "dict[int, dict[str, str]]" = {8: {}, 9: {}}
 PINS[10] = PINS[9]
 # Requirements that exist for CPython (Blinka) or for type checkers only: never on the device.
 HOST_ONLY = re.compile(
