@@ -121,7 +121,8 @@ def run(firmware, bootrom, games, first):
         text = open(log, encoding="utf-8", errors="replace").read() if os.path.exists(log) else ""
         if proc.returncode != 0:
             raise SystemExit("emulator failed: %s\n%s" % (proc.stderr[-800:], text[-800:]))
-    return version, [ln for ln in text.splitlines() if ln.startswith("SULTAN ")]
+    # (the first line starts after the console's title escape)
+    return version, [ln[ln.index("SULTAN "):] for ln in text.splitlines() if "SULTAN " in ln]
 
 
 def report(version, lines):

@@ -65,10 +65,8 @@ def _shuffle_bigint(dst, src, count, x):
     """
     if count:
         dst[0] = src[0]
-    a = A  # locals: the loop runs 95 times a deal
-    m = M
     for i in range(1, count):
-        x = x * a % m
+        x = x * A % M
         j = x % (i + 1)
         dst[i] = dst[j]
         dst[j] = src[i]

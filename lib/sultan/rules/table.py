@@ -145,16 +145,11 @@ class Table:
             self.missed -= 1
 
     def _run(self, action, flags=0):
-        """Turn and play, recorded: one packed ``action`` (``_A_TURN << 8``, with ``flags``, or
-        ``_A_PLAY << 8 | place << 4 | f``), or with ``action`` 0 the cascade of everything that
-        fits: the first divan slot 0..5 whose card fits (then the slots again from 0), else the
-        talon top if it fits, else a turn -- until the stock is out or the log full.
-
-        The only place cards go from the stock to the talon and onto the foundations, and
-        seed autoplay's hot loop: the counters are locals, written back at the end; in the
-        cascade, nothing fits before a turn, so only the new talon top can change that and
-        the turns run on while it fits nowhere, and the divan is scanned after a play only.
-        """
+        """Turn or play, recorded: one packed ``action`` (a turn, with ``flags``, or a play), or
+        with ``action`` 0 the cascade: the first divan slot 0..5 whose card fits, else the talon
+        top if it fits, else a turn, until the stock is out.  The one place where cards move from
+        the stock to the talon and onto the foundations, and seed autoplay's hot loop (locals;
+        the turns run on while the new top fits nowhere; the divan is scanned after plays only)."""
         stock = self.stock
         talon = self.talon
         divan = self.divan
