@@ -14,6 +14,18 @@ except ImportError:  # CPython
         return value
 
 
+def data_path(module_file, folder, name):
+    """Where data file ``name`` lives: beside the module whose ``__file__`` is ``module_file``.
+
+    A module frozen into the firmware has no ``__file__`` (pass None): its data stays on
+    CIRCUITPY, in ``/lib/<folder>``.
+    """
+    if module_file is None:
+        return "/lib/" + folder + "/" + name
+    i = module_file.rfind("/")
+    return (module_file[:i] if i >= 0 else ".") + "/" + name
+
+
 # ------------------------------------------------------------------ the tick clock
 # One millisecond clock for the saves and the sound (here, in the package every part
 # already loads: a module of its own would cost the device another ~670 bytes of heap).

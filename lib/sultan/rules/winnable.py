@@ -23,7 +23,7 @@ CircuitPython; a missing or foreign file simply means "no table"
 (``open_table`` returns None).
 """
 
-from sultan import const
+from sultan import const, data_path
 
 MAGIC = b"SWIN"
 VERSION = const(1)
@@ -31,18 +31,10 @@ HEADER = const(16)
 NAMES = ("winnable_seed.tbl", "winnable_classic.tbl")  # by rules number
 
 
-def _here():
-    try:
-        f = __file__
-    except NameError:  # frozen into the firmware: the usual CIRCUITPY place
-        return "/lib/sultan"
-    i = f.rfind("/")
-    return f[:i] if i >= 0 else "."
-
 
 def table_path(rules=0):
     """Where the table for ``rules`` lives (beside this module)."""
-    return _here() + "/" + NAMES[rules]
+    return data_path(globals().get("__file__"), "sultan/rules", NAMES[rules])
 
 
 class WinnableTable:

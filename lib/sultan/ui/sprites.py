@@ -21,7 +21,7 @@ most significant bits.
 
 import displayio
 
-from sultan import const
+from sultan import const, data_path
 
 try:
     import bitmaptools
@@ -65,18 +65,10 @@ T_EMPTY = const(60)  # 6 tiles: an empty place
 T_SULTAN = const(66)  # 6 tiles: the sultan, K of hearts on gold
 
 
-def _here():
-    try:
-        f = __file__
-    except NameError:  # frozen into the firmware: the usual CIRCUITPY place
-        return "/lib/sultan/ui"
-    i = f.rfind("/")
-    return f[:i] if i >= 0 else "."
-
 
 def read_bitmap(name):
     """The Bitmap stored in data file ``name`` (beside this module)."""
-    with open(_here() + "/" + name, "rb") as f:
+    with open(data_path(globals().get("__file__"), "sultan/ui", name), "rb") as f:
         head = f.read(HEADER)
         if len(head) != HEADER or head[0:2] != b"SB":
             raise ValueError("not a bitmap file: " + name)

@@ -32,7 +32,7 @@ and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_tex
 ASCII, А-Я а-я Ё ё and « ».
 """
 
-from sultan import const
+from sultan import const, data_path
 from sultan.rules import engine
 
 EN = const(0)
@@ -62,18 +62,10 @@ TEXT = HELP = MENU_ITEMS = REFUSALS = None  # read by use(): the controller call
 _page = None  # (name, lines) of the page read last
 
 
-def _here():
-    try:
-        f = __file__
-    except NameError:  # frozen into the firmware: the usual CIRCUITPY place
-        return "/lib/sultan/ui"
-    i = f.rfind("/")
-    return f[:i] if i >= 0 else "."
-
 
 def path(lang, pages=False):
     """The file of language ``lang``'s words (``pages``: of its pages)."""
-    return _here() + "/" + (PAGES if pages else FILES)[lang]
+    return data_path(globals().get("__file__"), "sultan/ui", (PAGES if pages else FILES)[lang])
 
 
 def _read(name):
