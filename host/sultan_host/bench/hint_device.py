@@ -80,9 +80,9 @@ print("SULTAN READY")
 
 
 def _tool(name):
-    """tools/<name>.py as a module (the firmware tools are scripts that import each other by name)."""
+    """tools/<name>.py as a module, registered by name: the firmware tools are scripts that import
+    each other by name (load ``build_circuitpy`` before ``wokwi_image``)."""
     if name not in sys.modules:
-        sys.path.insert(0, TOOLS)  # build_circuitpy imports its siblings by name
         spec = importlib.util.spec_from_file_location(name, os.path.join(TOOLS, name + ".py"))
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
