@@ -6,12 +6,12 @@ legal-looking request; a refused action changes nothing.  Once a game is set
 up, the per-move path (turn, play, redeal, undo, redo, hint, step, autoplay)
 allocates nothing and keeps every integer below 2**30.
 
-Two classes: ``Player``, the canonical policy (what to do next: the hint, and
-``step``/``autoplay`` that follow it), is mixed into ``Game``, which keeps the
-rules, the refusals, the move log and undo/redo (the cards and their raw moves
-are ``sultan.rules.table``'s).  The player lives in this module rather than its
-own: a module of its own costs about 400 bytes of heap on the MicroPython VM,
-enough to break the 64K store tests (``host_tests/test_robustness.py``).
+Two classes: ``Rules`` keeps the rules, the refusals, the move log and undo/redo
+(the cards and their raw moves are ``sultan.rules.table``'s); ``Game`` puts the
+canonical player on top (what to do next: the hint, and ``step``/``autoplay``
+that follow it).  The player lives in this module rather than its own: a module
+of its own costs about 400 bytes of heap on the MicroPython VM, enough to break
+the 64K store tests (``host_tests/test_robustness.py``).
 
 Usage::
 
@@ -34,6 +34,10 @@ from sultan.rules.table import (  # noqa: F401  (re-exported: the engine's publi
     TALON,
     Table,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only (MicroPython has no typing): the classic search's type
+    from sultan.rules.lookahead import Lookahead
 
 RULES_SEED = const(0)  # divan refilled from the stock; redeals shuffle
 RULES_CLASSIC = const(1)  # PySolFC's: the player parks talon cards in the divan; redeals don't shuffle
@@ -99,125 +103,10 @@ _WIN = const(1)  # lookahead.WIN: a won game starts with the move
 _OBVIOUS = const(3)  # lookahead.OBVIOUS: the hint did not look ahead
 
 
-class Player:
-    """The canonical policy, mixed into ``Game``: ``hint``, ``safe_hint``, ``sure_play``, ``step``,
-    ``autoplay``.
+class Rules(Table):
+    """The rules on the cards (``Table``): set-up, actions with refusals, the move log, undo/redo.
 
-    * **Seed rules** (perfect attention): the first divan slot 0..5 whose card
-      fits, else the talon top if it fits, else turn, else redeal.  Playing what
-      fits at once is never wrong there, so this policy wins every deal that can be
-      won.  ``autoplay`` runs it as the table's cascade (``Table._run``), which
-      makes the same moves in the same order.
-    * **Classic rules**: first what needs no choosing -- a divan card that fits, the
-      talon top when both foundations of its suit are at least one below it (the
-      host solver proves both safe), a turn when the divan is full and the talon
-      top does not fit.  At a real choice (park the talon top or not; play a talon
-      top that fits while its suit's other foundation lags behind, or not) the
-      lookahead decides (``sultan.rules.lookahead``, loaded when the first classic
-      game is set up, so a seed game's heap never pays for it).
-
-    Classic rules: ``lookahead`` is the hint's search, made when the game is set up;
-    its ``verdict`` tells what the last hint knew of its move (see its module).
-    """
-
-    lookahead = None  # seed games never make one (a class default: no heap per game)
-
-    def sure_play(self):
-        """A play that cannot spoil anything, packed, or 0 (no search, so it is quick).
-
-        The first divan card that fits; else the talon top if it fits (classic
-        rules: only when its suit's other foundation is not behind).
-        """
-        where = self.where
-        for i in range(DIVAN_SLOTS):
-            c = self.divan[i]
-            if c and where[c]:
-                return A_PLAY << 8 | i << 4 | (where[c] - 1)
-        tc = self.talon_count
-        if tc:
-            c = self.talon[tc - 1]
-            w = where[c]
-            if w and (self.refill or self.top[F_PARTNER[w - 1]] % 13 >= (c & 15) - 1):
-                return A_PLAY << 8 | TALON << 4 | (w - 1)
-        return 0
-
-    def hint(self):
-        """The canonical policy's next action, packed (see ``hint_kind``); 0 if none is left."""
-        look = self.lookahead
-        if not self.refill:
-            look.verdict = _OBVIOUS
-        h = self.sure_play()
-        if h:
-            return h
-        tc = self.talon_count
-        if not self.refill and tc and (self.where[self.talon[tc - 1]] or self.free_slot() >= 0):
-            # Classic rules, at a real choice: the lookahead's move.
-            if self.status() != PLAYING:
-                return 0
-            stage = look.run(self)
-            if stage == _S_PLAY:
-                return A_PLAY << 8 | TALON << 4 | (self.where[self.talon[tc - 1]] - 1)
-            if stage == _S_PARK:
-                return A_PARK << 8 | self.free_slot() << 4
-            if stage == _S_REDEAL:
-                return A_REDEAL << 8
-        if self.stock_count:
-            return A_TURN << 8
-        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE and (self.refill or tc):
-            return A_REDEAL << 8
-        return 0
-
-    def safe_hint(self):
-        """The hint if it keeps the deal winnable, else ``NO_SAFE_MOVE``; 0 if no move is left.
-
-        Classic rules: if the lookahead finds a won game that starts with the
-        move (within its budget: a winnable deal can still get ``NO_SAFE_MOVE``).
-        Seed rules: the policy is perfect, so its hint.
-        """
-        h = self.hint()
-        if not h or self.refill:
-            return h
-        look = self.lookahead
-        if look.verdict == _OBVIOUS:  # an obvious or forced move: is the deal still won from here?
-            look.run(self)
-        return h if look.verdict == _WIN else NO_SAFE_MOVE
-
-    def step(self):
-        """One action of the canonical policy; returns the hint done, 0 if none."""
-        h = self.hint()
-        if h:
-            self.act(h)
-        return h
-
-    def autoplay(self, stop_at_pass_end=False):
-        """Play the canonical policy to the end; returns the status.
-
-        With ``stop_at_pass_end`` it stops where the policy would redeal.  The
-        moves are the ones ``step()`` would make, recorded for undo alike.
-        """
-        while self.moves < MAX_ACTIONS:
-            if self.refill:
-                self._run(0)  # the seed policy's moves up to the pass's end, at speed
-                h = A_REDEAL << 8
-            else:
-                h = self.hint()
-                if not h:
-                    break
-            if stop_at_pass_end and h >> 8 == A_REDEAL:
-                break
-            if self.act(h) != OK:
-                break
-        return self.status()
-
-
-
-class Game(Table, Player):
-    """One game of Sultan: the cards (``Table``), the rules, refusals, log and undo (here),
-    and what to do next -- ``hint``, ``safe_hint``, ``sure_play``, ``step``, ``autoplay``
-    (the canonical ``Player``, mixed in).
-
-    ``Game(deal=N)`` deals numbered deal N (1 .. 999,999,999);
-    ``Game(order=cards)`` deals the 95 given card bytes, stock top first.
+    ``Game`` (below) adds the canonical player; make a ``Game``.
     """
 
     def __init__(self, deal=None, order=None, rules=RULES_SEED):
@@ -266,12 +155,6 @@ class Game(Table, Player):
         self._start()
 
     def _start(self):
-        if not self.refill and self.lookahead is None:
-            # Classic rules: set-up, not the first hint, loads the hint's search (so no move
-            # allocates); a seed game never loads it.
-            from sultan.rules.lookahead import Lookahead
-
-            self.lookahead = Lookahead()
         self._lay_out()
         self.moves = 0
         self.log_end = 0
@@ -429,3 +312,126 @@ class Game(Table, Player):
         if k == A_REDEAL:
             return self.redeal()
         return R_BAD_PLACE
+
+
+class Game(Rules):
+    """One game of Sultan: the rules (``Rules``), and here the canonical player on top --
+    ``hint``, ``safe_hint``, ``sure_play``, ``step``, ``autoplay``.
+
+    ``Game(deal=N)`` deals numbered deal N (1 .. 999,999,999);
+    ``Game(order=cards)`` deals the 95 given card bytes, stock top first.
+
+    * **Seed rules** (perfect attention): the first divan slot 0..5 whose card
+      fits, else the talon top if it fits, else turn, else redeal.  Playing what
+      fits at once is never wrong there, so this policy wins every deal that can be
+      won.  ``autoplay`` runs it as the table's cascade (``Table._run``), which
+      makes the same moves in the same order.
+    * **Classic rules**: first what needs no choosing -- a divan card that fits, the
+      talon top when both foundations of its suit are at least one below it (the
+      host solver proves both safe), a turn when the divan is full and the talon
+      top does not fit.  At a real choice (park the talon top or not; play a talon
+      top that fits while its suit's other foundation lags behind, or not) the
+      lookahead decides (``sultan.rules.lookahead``, loaded when the first classic
+      game is set up, so a seed game's heap never pays for it).
+
+    Classic rules: ``lookahead`` is the hint's search, made when the game is set up;
+    its ``verdict`` tells what the last hint knew of its move (see its module).
+    """
+
+    lookahead: "Lookahead | None" = None  # seed games never make one (a class default: no heap a game)
+
+    def _start(self):
+        if not self.refill and self.lookahead is None:
+            # Classic rules: set-up, not the first hint, loads the hint's search (so that no
+            # move allocates); a seed game never loads it.
+            from sultan.rules.lookahead import Lookahead
+
+            self.lookahead = Lookahead()
+        Rules._start(self)
+
+    def sure_play(self):
+        """A play that cannot spoil anything, packed, or 0 (no search, so it is quick).
+
+        The first divan card that fits; else the talon top if it fits (classic
+        rules: only when its suit's other foundation is not behind).
+        """
+        where = self.where
+        for i in range(DIVAN_SLOTS):
+            c = self.divan[i]
+            if c and where[c]:
+                return A_PLAY << 8 | i << 4 | (where[c] - 1)
+        tc = self.talon_count
+        if tc:
+            c = self.talon[tc - 1]
+            w = where[c]
+            if w and (self.refill or self.top[F_PARTNER[w - 1]] % 13 >= (c & 15) - 1):
+                return A_PLAY << 8 | TALON << 4 | (w - 1)
+        return 0
+
+    def hint(self):
+        """The canonical policy's next action, packed (see ``hint_kind``); 0 if none is left."""
+        look = self.lookahead
+        if not self.refill:
+            look.verdict = _OBVIOUS
+        h = self.sure_play()
+        if h:
+            return h
+        tc = self.talon_count
+        if not self.refill and tc and (self.where[self.talon[tc - 1]] or self.free_slot() >= 0):
+            # Classic rules, at a real choice: the lookahead's move.
+            if self.status() != PLAYING:
+                return 0
+            stage = look.run(self)
+            if stage == _S_PLAY:
+                return A_PLAY << 8 | TALON << 4 | (self.where[self.talon[tc - 1]] - 1)
+            if stage == _S_PARK:
+                return A_PARK << 8 | self.free_slot() << 4
+            if stage == _S_REDEAL:
+                return A_REDEAL << 8
+        if self.stock_count:
+            return A_TURN << 8
+        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE and (self.refill or tc):
+            return A_REDEAL << 8
+        return 0
+
+    def safe_hint(self):
+        """The hint if it keeps the deal winnable, else ``NO_SAFE_MOVE``; 0 if no move is left.
+
+        Classic rules: if the lookahead finds a won game that starts with the
+        move (within its budget: a winnable deal can still get ``NO_SAFE_MOVE``).
+        Seed rules: the policy is perfect, so its hint.
+        """
+        h = self.hint()
+        if not h or self.refill:
+            return h
+        look = self.lookahead
+        if look.verdict == _OBVIOUS:  # an obvious or forced move: is the deal still won from here?
+            look.run(self)
+        return h if look.verdict == _WIN else NO_SAFE_MOVE
+
+    def step(self):
+        """One action of the canonical policy; returns the hint done, 0 if none."""
+        h = self.hint()
+        if h:
+            self.act(h)
+        return h
+
+    def autoplay(self, stop_at_pass_end=False):
+        """Play the canonical policy to the end; returns the status.
+
+        With ``stop_at_pass_end`` it stops where the policy would redeal.  The
+        moves are the ones ``step()`` would make, recorded for undo alike.
+        """
+        while self.moves < MAX_ACTIONS:
+            if self.refill:
+                self._run(0)  # the seed policy's moves up to the pass's end, at speed
+                h = A_REDEAL << 8
+            else:
+                h = self.hint()
+                if not h:
+                    break
+            if stop_at_pass_end and h >> 8 == A_REDEAL:
+                break
+            if self.act(h) != OK:
+                break
+        return self.status()

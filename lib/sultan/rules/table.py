@@ -3,9 +3,8 @@
 ``Table`` holds the state and the raw moves (with their exact inverses, for
 undo); it checks no rules.  Each raw move also writes itself into the move log
 (two bytes an action), so the public actions, redo and autoplay all record the
-same way; turns and plays all go through ``_run``.  ``sultan.rules.engine.Game``
-adds the rules, refusals and undo on top, and its ``Player`` the canonical
-policy.
+same way; turns and plays all go through ``_run``.  ``sultan.rules.engine.Rules``
+adds the rules, refusals and undo on top, and ``Game`` the canonical player.
 
 Places: divan slots 0..5 (0-2 the left column top to bottom, 3-5 the right
 column), ``TALON`` (6) for the talon's top card.  Foundations 0..7 in layout
