@@ -176,7 +176,8 @@ def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
     assert ctrl.mode == STATS_PAGE and ctrl.game.deal == 5 and ctrl.game.moves == 1
     assert ctrl.stats is store.stats
     assert store.stats.get(0)["won"] == 1 and store.stats.get(0)["played"] == 1
-    text = "\n".join(line.text + " " for line in screen.panel.lines if not line.grid.hidden)  # the page's lines
+    # the page's lines
+    text = "\n".join(line.text + " " for line in screen.panel.lines if not line.grid.hidden)
     assert "STATISTICS: seed rules" in text and "played   1 " in text and "won      1 (100%)" in text
     assert "streak   1 " in text and "best streak 1 " in text
     store.flush()

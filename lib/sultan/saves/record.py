@@ -20,8 +20,8 @@ The record (little-endian; about 50 bytes for a new game, at most 995)::
 The store (``sultan.saves.store``) keeps two slots of up to 1024 bytes in a byte
 region and writes them in turn; the reader takes the valid record with the newer
 sequence number (compared modulo SEQ_MAX: they wrap), so a write cut at any byte
-leaves the other slot, i.e. the state before that write.  A record is valid when its magic, version, length and
-CRC are right *and* its move log replays from the deal through the engine's own
+leaves the other slot, i.e. the state before that write.  A record is valid when its magic,
+version, length and CRC are right *and* its move log replays from the deal through the engine's own
 actions, entry by entry, to the same log bytes: anything else is damage, never
 a half-loaded game.
 
