@@ -81,14 +81,22 @@ def test_controller_mashing_100k_key_events_on_the_host_with_saves_and_power_cut
 
 
 
+# The mashing and NVM runs check behaviour, not the heap bound (the soak below
+# and test_micropython.py do that at 64K).  They hold two games and two stores
+# at a power cut, the harness's state copies, and on this 64-bit VM every
+# pointer is 8 bytes: at 64K they failed now and then on a fragmented heap
+# (CI, 2026-12-01).  128K passes with the heap scaled to 0.75 (96K) too.
+MASH_HEAP = "128K"
+
+
 @pytest.mark.micropython
-def test_engine_mashing_10k_actions_in_micropython_64k(mpy_lib):
+def test_engine_mashing_10k_actions_in_micropython(mpy_lib):
     out = run_micropython(
         "from mash import mash_engine\n"
         "from sultan.rules.engine import Game\n"
         "from sultan.saves.store import Store, MemoryRegion\n"
         "print(*mash_engine(Game(deal=5), 10000, 1, Store(MemoryRegion())))\n",
-        heap="64K", path=mpy_lib,
+        heap=MASH_HEAP, path=mpy_lib,
     )
     host = mash_engine(Game(deal=5), 10000, 1, Store(MemoryRegion()))
     assert tuple(int(x) for x in out.split()) == host  # the same run, action for action
@@ -105,7 +113,7 @@ def test_controller_mashing_10k_key_events_in_micropython(mpy_lib):
         "ctrl = Controller(Game(deal=5), rand_deal=lambda: 1 + r.below(999999999))\n"
         "print(*mash_controller(ctrl, 10000, 3, Store(MemoryRegion())))\n"
     )
-    out = run_micropython(code, heap="96K", path=mpy_lib)
+    out = run_micropython(code, heap=MASH_HEAP, path=mpy_lib)
     r = Lcg(77)
     ctrl = Controller(Game(deal=5), rand_deal=lambda: 1 + r.below(999999999))
     host = mash_controller(ctrl, 10000, 3, Store(MemoryRegion()))
@@ -202,7 +210,7 @@ def test_saves_cross_between_cpython_and_micropython(mpy_lib):
 def test_nvm_store_in_micropython_with_and_without_an_nvm(mpy_lib):
     code = (
         "import sys\n"
-        "class M:\n"  # the fake NVM first, while the 64K heap is in one piece
+        "class M:\n"  # the fake NVM first, while the heap is in one piece
         "    nvm = bytearray(b'\\xff' * 8192)\n"
         "from sultan.saves import nvm as nvmsave\n"
         "from sultan.rules.engine import Game\n"
@@ -220,5 +228,5 @@ def test_nvm_store_in_micropython_with_and_without_an_nvm(mpy_lib):
         "back = again.load()\n"
         "print(back.moves == g.moves, back.placed == g.placed, again.message)\n"
     )
-    out = run_micropython(code, heap="64K", path=mpy_lib).splitlines()
+    out = run_micropython(code, heap=MASH_HEAP, path=mpy_lib).splitlines()
     assert out == ["True True None", "2048 True None", "True True None"]  # issue 9: erased is quiet
