@@ -59,45 +59,14 @@ def setting(name):  # -> str | None
     return None if value is None else str(value)
 
 
-def memtrace(stage, before=None):
-    """With SULTAN_MEMTRACE: ``SULTAN mem <stage> free=<bytes> [cost=<bytes>]`` after a collection."""
-    gc.collect()
-    free = gc.mem_free()  # type: ignore[attr-defined]
-    print("SULTAN mem %s free=%d%s" % (stage, free, "" if before is None else " cost=%d" % (before - free)))
-    return free
-
-
-def trace_imports():
-    """With SULTAN_MEMTRACE: the heap after each import that costs any, nested by depth."""
-    import builtins
-
-    real = builtins.__import__
-    depth = [0]
-
-    def traced(name, *args):
-        gc.collect()
-        before = gc.mem_free()  # type: ignore[attr-defined]
-        depth[0] += 1
-        try:
-            return real(name, *args)
-        finally:
-            depth[0] -= 1
-            gc.collect()
-            if before - gc.mem_free() > 64:  # type: ignore[attr-defined]
-                memtrace("%simport=%s" % ("  " * depth[0], name), before)
-
-    try:
-        builtins.__import__ = traced
-    except Exception as e:  # a port that cannot override builtins
-        print("SULTAN mem no import trace:", e)
-
-
 def main() -> None:
     board_id = board.board_id
-    trace = setting("SULTAN_MEMTRACE") is not None
-    if trace:
-        free = memtrace("start")
-        trace_imports()
+    trace = None
+    if setting("SULTAN_MEMTRACE") is not None:
+        import memtrace as trace  # the test image's heap trace: never loaded otherwise
+
+        free = trace.memtrace("start")
+        trace.trace_imports()
     name = setting("SULTAN_PROFILE") or PROFILES.get(board_id)
     if name is None:
         raise RuntimeError("no Sultan profile for board %r; have %s" % (board_id, ", ".join(PROFILES)))
@@ -107,20 +76,20 @@ def main() -> None:
     display = profile.make_display()
     gc.collect()
     if trace:
-        free = memtrace("profile+display", free)
+        free = trace.memtrace("profile+display", free)
     keys = profile.make_keys()
     gc.collect()
     store = open_store()
     gc.collect()
     if trace:
-        free = memtrace("keys+store", free)
+        free = trace.memtrace("keys+store", free)
     sound = make_sound(profile)
     gc.collect()
     from sultan import app
 
     gc.collect()
     if trace:
-        memtrace("sound+app", free)
+        trace.memtrace("sound+app", free)
     app.run(display, keys, board_id=board_id, store=store, sound=sound, deal=int(deal) if deal else None)
 
 

@@ -79,6 +79,41 @@ def test_every_mpy_header(built):
     assert n >= len(sources), "every source compiled"
 
 
+def test_consts_only_their_module_names_are_made_private_on_the_device():
+    """A public const no other device module names leaves no name in the board's heap; one
+    another module imports, or names in a string, stays public; strings and comments are never
+    rewritten and lines stay where they were."""
+    sources = {
+        "a.py": "X = const(1)  # X here\nY = const(2)\nZ = const(3)\nW = const(4)\n_W = 5\n"
+                "def f():\n    return X + Y + Z + W, 'X', \"Y\"\n",
+        "b.py": "from a import Y\nprint(Y)\n",
+        "c.py": "import a\ngetattr(a, 'Z')\n",
+    }
+    private = bc.private_names(sources)
+    assert private == {"a.py": {"X"}, "b.py": set(), "c.py": set()}  # W: its module has _W already
+    out = bc.rename(sources["a.py"], private["a.py"])
+    assert out.splitlines()[0] == "_X = const(1)  # X here"
+    assert "return _X + Y + Z + W, 'X', \"Y\"" in out
+    assert out.count("\n") == sources["a.py"].count("\n")
+    ns = {"const": lambda v: v}
+    exec(out, ns)
+    assert ns["f"]() == (10, "X", "Y")
+
+
+def test_the_build_makes_device_private_consts_private(built):
+    cp, out, manifest = built
+    private = manifest["private_consts"]
+    assert "R_BAD_PLACE" in private["sultan.rules.engine"]  # said by number only on the board
+    assert "A_PLAY" not in private["sultan.rules.engine"]  # the screen reads engine.A_PLAY
+    assert "PLAYED" in private["sultan.saves.stats"]
+    with open(os.path.join(out, "lib", "sultan", "saves", "stats.mpy"), "rb") as f:
+        blob = f.read()
+    assert b"BEST_STREAK" not in blob and b"encode" in blob  # no name in the module, its functions kept
+    assert bc.module_name("lib/sultan/rules/engine.mpy") == "sultan.rules.engine"
+    assert bc.module_name("lib/sultan/ui/__init__.mpy") == "sultan.ui"
+    assert bc.module_name("profile_pybadge.mpy") == "profile_pybadge"
+
+
 def test_header_rewrite_changes_only_the_first_byte(tmp_path):
     src = tmp_path / "m.py"
     src.write_text("X = 1\ndef f(a):\n    return [a, X, 'x']\n")

@@ -25,12 +25,14 @@ code.py/main.py as the program).
 import argparse
 import ast
 import hashlib
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tokenize
 import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -182,6 +184,22 @@ class Compiler:
         return bytes(data)
 
 
+def module_name(rel):
+    """The name a module on the drive is imported by: ``lib/sultan/rules/engine.mpy`` ->
+    ``sultan.rules.engine``, ``lib/sultan/ui/__init__.mpy`` -> ``sultan.ui``.
+
+    The compiler is given it as the source file's name (tracebacks say ``File
+    "sultan.rules.engine"``): the import has already interned that string, so a module costs the
+    board's heap no second name (a path would be a qstr of its own, for good: 0.6 KB for ours).
+    """
+    name = rel.rsplit(".", 1)[0]
+    if name.startswith("lib/"):
+        name = name[4:]
+    if name.endswith("/__init__"):
+        name = name[:-9]
+    return name.replace("/", ".")
+
+
 def check_header(header, cp, name="?"):
     """Raise unless ``header`` is a bytecode .mpy header CircuitPython ``cp`` loads."""
     if len(header) < 4 or header[:1] != b"C" or header[1] != MPY_VERSION[cp]:
@@ -192,6 +210,63 @@ def check_header(header, cp, name="?"):
         raise BuildError("%s: contains native code (header flags 0x%02x)" % (name, header[2]))
     if header[3] > 31:
         raise BuildError("%s: small ints of %d bits do not fit a 32-bit board" % (name, header[3]))
+
+
+# ------------------------------------------------------------------ device-private constants
+# A public ``NAME = const(n)`` that no other device module names is compiled as ``_NAME``.  On
+# MicroPython and CircuitPython a const named with a leading "_" is folded into the code and
+# leaves nothing behind; a public one is folded too but also stays in the module's dict, and its
+# name is interned for good (a qstr: 6 bytes of pool and its characters) on a heap where the
+# loaded code is most of what is used.  Many of ours are public for the host and the tests
+# (refusal codes, colours, stats fields), which read the sources and keep seeing them.
+# Conservative: a name stays public if another device source holds it as a name or inside a
+# string (a getattr), or if the module already has ``_NAME``.  Only NAME tokens are rewritten,
+# in place, so tracebacks keep their line numbers.
+CONST_LINE = re.compile(r"^([A-Z][A-Z0-9_]*)\s*=\s*const\(", re.M)
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def words(text):
+    """Every name in ``text``: its NAME tokens, and the identifier-like words in its strings."""
+    out = set()
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.NAME:
+            out.add(tok.string)
+        elif tok.type == tokenize.STRING:
+            out.update(WORD.findall(tok.string))
+    return out
+
+
+def private_names(sources):
+    """{path: set of the module's public consts no other source names} for ``sources``
+    ({path: text}, every module that goes onto the device)."""
+    named = {path: words(text) for path, text in sources.items()}
+    out = {}
+    for path, text in sources.items():
+        others = set()
+        for p, w in named.items():
+            if p != path:
+                others |= w
+        out[path] = {
+            n for n in CONST_LINE.findall(text) if n not in others and "_" + n not in named[path]
+        }
+    return out
+
+
+def rename(text, names):
+    """``text`` with each NAME token in ``names`` written with a leading "_"."""
+    if not names:
+        return text
+    lines = text.splitlines(True)
+    hits = [
+        tok.start
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+        if tok.type == tokenize.NAME and tok.string in names
+    ]
+    for row, col in reversed(hits):  # right to left: earlier columns stay put
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + "_" + line[col:]
+    return "".join(lines)
 
 
 # ------------------------------------------------------------------ libraries
@@ -337,15 +412,22 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
     os.makedirs(os.path.join(staging, "lib"))
     tmp_mpy = os.path.join(staging, ".compile.mpy")
     files = {}
+    texts = {}
+    for path in device_sources() + [src for rel, src in extra_files if rel.endswith(".py")]:
+        with open(path, encoding="utf-8") as f:
+            texts[path] = f.read()
+    private = private_names(texts)
 
     def emit(rel, src_path, data=None, compile_it=True):
+        if data is None and private.get(src_path):
+            data = rename(texts[src_path], private[src_path]).encode("utf-8")
         if data is not None:
             src_path = os.path.join(staging, ".src.py")
             with open(src_path, "wb") as f:
                 f.write(data)
         if compiler is not None and compile_it:
             rel = rel[:-3] + ".mpy"
-            blob = compiler.compile(src_path, rel[:-4] + ".py", tmp_mpy)
+            blob = compiler.compile(src_path, module_name(rel), tmp_mpy)
         else:
             with open(src_path, "rb") as f:
                 blob = f.read()
@@ -393,6 +475,12 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
         ),
         "libraries": {name: version for name, version, _ in libs},
         "settings": dict(settings or {}),
+        # {module: [its public consts compiled private]} (see "device-private constants")
+        "private_consts": {
+            module_name(os.path.relpath(p, LIB if p.startswith(LIB) else os.path.dirname(p))): sorted(n)
+            for p, n in sorted(private.items())
+            if n
+        },
         "files": files,
     }
     shutil.rmtree(out, ignore_errors=True)

@@ -133,6 +133,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
     g = ctrl.game
+    gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
     console("SULTAN READY board=%s deal=%d mem_free=%d" % (board_id, g.deal, mem_free()))
     saved = ctrl.changes
     settings = ctrl.settings()
