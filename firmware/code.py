@@ -61,12 +61,12 @@ def setting(name):  # -> str | None
 
 def main() -> None:
     board_id = board.board_id
-    trace = None
-    if setting("SULTAN_MEMTRACE") is not None:
-        import memtrace as trace  # the test image's heap trace: never loaded otherwise
+    trace = setting("SULTAN_MEMTRACE") is not None
+    if trace:
+        import memtrace  # the test image's heap trace: never loaded otherwise
 
-        free = trace.memtrace("start")
-        trace.trace_imports()
+        free = memtrace.stage("start")
+        memtrace.trace_imports()
     name = setting("SULTAN_PROFILE") or PROFILES.get(board_id)
     if name is None:
         raise RuntimeError("no Sultan profile for board %r; have %s" % (board_id, ", ".join(PROFILES)))
@@ -76,20 +76,20 @@ def main() -> None:
     display = profile.make_display()
     gc.collect()
     if trace:
-        free = trace.memtrace("profile+display", free)
+        free = memtrace.stage("profile+display", free)
     keys = profile.make_keys()
     gc.collect()
     store = open_store()
     gc.collect()
     if trace:
-        free = trace.memtrace("keys+store", free)
+        free = memtrace.stage("keys+store", free)
     sound = make_sound(profile)
     gc.collect()
     from sultan import app
 
     gc.collect()
     if trace:
-        trace.memtrace("sound+app", free)
+        memtrace.stage("sound+app", free)
     app.run(display, keys, board_id=board_id, store=store, sound=sound, deal=int(deal) if deal else None)
 
 

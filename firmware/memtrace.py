@@ -2,17 +2,17 @@
 imports this only then, so a board's heap never holds it.
 
 ``SULTAN mem <stage> free=<bytes> [cost=<bytes>]`` lines, after a collection: one per stage
-of start-up (code.py calls ``memtrace``) and one per import that costs any (``trace_imports``).
+of start-up (code.py calls ``stage``) and one per import that costs any (``trace_imports``).
 """
 
 import gc
 
 
-def memtrace(stage, before=None):
-    """With SULTAN_MEMTRACE: ``SULTAN mem <stage> free=<bytes> [cost=<bytes>]`` after a collection."""
+def stage(name, before=None):
+    """``SULTAN mem <name> free=<bytes> [cost=<bytes>]`` after a collection; returns the free bytes."""
     gc.collect()
     free = gc.mem_free()  # type: ignore[attr-defined]
-    print("SULTAN mem %s free=%d%s" % (stage, free, "" if before is None else " cost=%d" % (before - free)))
+    print("SULTAN mem %s free=%d%s" % (name, free, "" if before is None else " cost=%d" % (before - free)))
     return free
 
 
@@ -33,7 +33,7 @@ def trace_imports():
             depth[0] -= 1
             gc.collect()
             if before - gc.mem_free() > 64:  # type: ignore[attr-defined]
-                memtrace("%simport=%s" % ("  " * depth[0], name), before)
+                stage("%simport=%s" % ("  " * depth[0], name), before)
 
     try:
         builtins.__import__ = traced

@@ -26,6 +26,18 @@ def data_path(module_file, folder, name):
     return (module_file[:i] if i >= 0 else ".") + "/" + name
 
 
+def forget(name):
+    """Drop the module ``name`` (imported on demand) from ``sys.modules`` and from its package, so
+    that the next collection frees its code; it is imported again when next wanted."""
+    import sys
+
+    sys.modules.pop(name, None)
+    i = name.rfind(".")
+    parent = sys.modules.get(name[:i])
+    if parent is not None and hasattr(parent, name[i + 1:]):
+        delattr(parent, name[i + 1:])
+
+
 # ------------------------------------------------------------------ the tick clock
 # One millisecond clock for the saves and the sound (here, in the package every part
 # already loads: a module of its own would cost the device another ~670 bytes of heap).

@@ -11,9 +11,7 @@ The modes are defined here, beside the actions that end a game (``OVER``) or lea
 won/lost panel; ``sultan.ui.controller`` is where the screen and tests import them from.
 """
 
-import sys
-
-from sultan import const
+from sultan import const, forget
 from sultan.rules import engine
 from sultan.ui import words
 from sultan.ui.layout import NONE
@@ -33,16 +31,6 @@ DEAL = const(2)
 RULES_PAGE = const(3)
 OVER = const(4)
 STATS_PAGE = const(5)
-
-
-def forget(name):
-    """Drop the module ``name`` (imported on demand) from ``sys.modules`` and from its package, so
-    that the next collection frees its code; it is imported again when next wanted."""
-    sys.modules.pop(name, None)
-    i = name.rfind(".")
-    parent = sys.modules.get(name[:i])
-    if parent is not None and hasattr(parent, name[i + 1:]):
-        delattr(parent, name[i + 1:])
 
 
 def _is_winnable(deal, rules):

@@ -23,7 +23,7 @@ and the language into the save record's bits (``apply_settings`` unpacks them); 
 the store's ``sultan.saves.stats.Stats`` (or None).
 """
 
-from sultan import const
+from sultan import const, forget
 from sultan.rules import engine
 from sultan.ui import keys, words
 from sultan.ui.actions import (  # noqa: F401  (the modes: the screen and the tests import them from here)
@@ -34,7 +34,6 @@ from sultan.ui.actions import (  # noqa: F401  (the modes: the screen and the te
     RULES_PAGE,
     STATS_PAGE,
     Actions,
-    forget,
     random_deal_number,
 )
 from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TALON

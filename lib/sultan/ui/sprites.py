@@ -2,8 +2,10 @@
 
 Both are our own drawings, made on the host by ``sultan_host.desktop.sheets`` from bit
 strings and packed into ``sprites.dat`` and ``glyphs.dat`` beside this module: at start the
-board reads each straight into one ``displayio.Bitmap`` (``bitmaptools.readinto``), so no
-drawing code or glyph data is bytecode in its heap, and start-up paints nothing.
+board reads each straight into one ``displayio.Bitmap`` (``sultan.ui.build``, with
+``bitmaptools.readinto``), so no drawing code or glyph data is bytecode in its heap, and
+start-up paints nothing.  What stays here is what the screen needs while it runs: the
+numbers of the tiles and colours, and ``face_tiles``.
 
 The sprite sheet is 11x10 tiles.  A card is a 2x3 ``TileGrid`` over it (22x30 pixels)::
 
@@ -19,14 +21,7 @@ each, little-endian) -- then the rows, each padded to a whole byte, first pixel 
 most significant bits.
 """
 
-import displayio
-
-from sultan import const, data_path
-
-try:
-    import bitmaptools
-except ImportError:  # a port without bitmaptools: read pixel by pixel
-    bitmaptools = None
+from sultan import const
 
 TILE_W = const(11)
 TILE_H = const(10)
@@ -65,43 +60,6 @@ T_EMPTY = const(60)  # 6 tiles: an empty place
 T_SULTAN = const(66)  # 6 tiles: the sultan, K of hearts on gold
 
 
-
-def read_bitmap(name):
-    """The Bitmap stored in data file ``name`` (beside this module)."""
-    with open(data_path(globals().get("__file__"), "sultan/ui", name), "rb") as f:
-        head = f.read(HEADER)
-        if len(head) != HEADER or head[0:2] != b"SB":
-            raise ValueError("not a bitmap file: " + name)
-        depth = head[2]
-        w = head[4] | head[5] << 8
-        h = head[6] | head[7] << 8
-        bmp = displayio.Bitmap(w, h, 1 << depth)
-        if bitmaptools is not None:
-            bitmaptools.readinto(bmp, f, depth, 1, True)
-        else:
-            _read_pixels(bmp, f, depth)
-    return bmp
-
-
-def _read_pixels(bmp, f, depth):
-    per = 8 // depth
-    mask = (1 << depth) - 1
-    for y in range(bmp.height):
-        row = f.read((bmp.width + per - 1) // per)
-        for x in range(bmp.width):
-            bmp[x, y] = row[x // per] >> (8 - depth - depth * (x % per)) & mask
-
-
-def build_sheet():
-    """The sprite sheet (one Bitmap) and its Palette."""
-    bmp = read_bitmap(SHEET_FILE)
-    pal = displayio.Palette(len(COLORS))
-    for i in range(len(COLORS)):
-        pal[i] = COLORS[i]
-    pal.make_transparent(CLEAR)
-    return bmp, pal
-
-
 def face_tiles(card, out):
     """Write the six tile numbers of ``card`` (0 = empty place) into ``out``."""
     if not card:
@@ -119,34 +77,3 @@ def face_tiles(card, out):
     out[4] = b + 2
     out[5] = b + 3
     return out
-
-
-def _fill(bmp, x1, y1, x2, y2, value):
-    if bitmaptools is not None:
-        bitmaptools.fill_region(bmp, x1, y1, x2, y2, value)
-        return
-    for y in range(y1, y2):
-        for x in range(x1, x2):
-            bmp[x, y] = value
-
-
-def frame_bitmap(w, h):
-    """A ring bitmap for highlights: value 1 = outer 2 px, value 2 = next 2 px, 0 inside."""
-    bmp = displayio.Bitmap(w, h, 3)
-    _fill(bmp, 0, 0, w, h, 1)
-    _fill(bmp, 2, 2, w - 2, h - 2, 2)
-    _fill(bmp, 4, 4, w - 4, h - 4, 0)
-    return bmp
-
-
-def frame_palette(outer, inner):
-    """A palette for ``frame_bitmap``: None = transparent."""
-    pal = displayio.Palette(3)
-    pal.make_transparent(0)
-    for i, c in ((1, outer), (2, inner)):
-        if c is None:
-            pal[i] = 0
-            pal.make_transparent(i)
-        else:
-            pal[i] = c
-    return pal

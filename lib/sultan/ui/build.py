@@ -1,0 +1,191 @@
+"""The screen's start: every displayio object the game shows, made once, in named steps.
+
+``make(screen, display)`` reads the sprite and glyph sheets into Bitmaps, builds the felt,
+the 17 cards, the counts, the status and message lines, the rings and the panel, and hangs
+them on ``screen`` (a ``sultan.ui.screen.Screen``).  ``Screen`` imports this module for that
+and forgets it at once: none of this code is wanted again, and on CircuitPython a module's
+bytecode is heap (about 3 KB here).
+"""
+
+import displayio
+import vectorio
+
+from sultan import const, data_path
+from sultan.ui import sprites
+from sultan.ui.layout import CARD_H, CARD_W, COUNT_COLS, RING, SULTAN_PLACE
+from sultan.ui.textgrid import TextLine, palette
+from sultan.ui.widgets import CURSOR, HINT, INNER, MESSAGE, OUTER, SELECTED, TEXT, Panel, Ring, parked
+
+try:
+    import bitmaptools
+except ImportError:  # a port without bitmaptools: read pixel by pixel
+    bitmaptools = None
+
+_CARD_COLS = const(2)  # a card: 2x3 sprite tiles
+_CARD_ROWS = const(3)
+_CARD_TILES = const(6)
+_CHIPS = const(2)  # at most two cards in a message
+
+
+# ------------------------------------------------------------ the sheets
+def read_bitmap(name):
+    """The Bitmap stored in data file ``name`` (in sultan/ui, beside the sprites module)."""
+    with open(data_path(globals().get("__file__"), "sultan/ui", name), "rb") as f:
+        head = f.read(sprites.HEADER)
+        if len(head) != sprites.HEADER or head[0:2] != b"SB":
+            raise ValueError("not a bitmap file: " + name)
+        depth = head[2]
+        w = head[4] | head[5] << 8
+        h = head[6] | head[7] << 8
+        bmp = displayio.Bitmap(w, h, 1 << depth)
+        if bitmaptools is not None:
+            bitmaptools.readinto(bmp, f, depth, 1, True)
+        else:
+            _read_pixels(bmp, f, depth)
+    return bmp
+
+
+def _read_pixels(bmp, f, depth):
+    per = 8 // depth
+    mask = (1 << depth) - 1
+    for y in range(bmp.height):
+        row = f.read((bmp.width + per - 1) // per)
+        for x in range(bmp.width):
+            bmp[x, y] = row[x // per] >> (8 - depth - depth * (x % per)) & mask
+
+
+def sheet():
+    """The sprite sheet (one Bitmap) and its Palette."""
+    bmp = read_bitmap(sprites.SHEET_FILE)
+    colors = sprites.COLORS
+    pal = displayio.Palette(len(colors))
+    for i in range(len(colors)):
+        pal[i] = colors[i]
+    pal.make_transparent(sprites.CLEAR)
+    return bmp, pal
+
+
+def _fill(bmp, x1, y1, x2, y2, value):
+    if bitmaptools is not None:
+        bitmaptools.fill_region(bmp, x1, y1, x2, y2, value)
+        return
+    for y in range(y1, y2):
+        for x in range(x1, x2):
+            bmp[x, y] = value
+
+
+def frame_bitmap(w, h):
+    """A ring bitmap for highlights: value 1 = outer 2 px, value 2 = next 2 px, 0 inside."""
+    bmp = displayio.Bitmap(w, h, 3)
+    _fill(bmp, 0, 0, w, h, 1)
+    _fill(bmp, 2, 2, w - 2, h - 2, 2)
+    _fill(bmp, 4, 4, w - 4, h - 4, 0)
+    return bmp
+
+
+def frame_palette(outer, inner):
+    """A palette for ``frame_bitmap``: None = transparent."""
+    pal = displayio.Palette(3)
+    pal.make_transparent(0)
+    for i, c in ((1, outer), (2, inner)):
+        if c is None:
+            pal[i] = 0
+            pal.make_transparent(i)
+        else:
+            pal[i] = c
+    return pal
+
+
+# ------------------------------------------------------------ the steps
+def make(s, display):
+    """Build every object of screen ``s`` for ``display`` and make it the display's root."""
+    s.sheet, s.palette = sheet()
+    s.glyphs = read_bitmap(sprites.GLYPH_FILE)
+    s.root = displayio.Group()  # the vectorio shapes, in real pixels, then the board
+    s.board = displayio.Group(scale=s.layout.scale)  # the rest, in virtual pixels
+    felt(s)
+    s.root.append(s.board)
+    cards(s)
+    counts(s)
+    lines(s)
+    rings(s)
+    panel(s)
+    display.root_group = s.root
+
+
+def _sprites(s, width, height, tile, x=0, y=0):
+    return displayio.TileGrid(s.sheet, pixel_shader=s.palette, width=width, height=height,
+                              tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
+                              default_tile=tile, x=x, y=y)
+
+
+def _rectangle(color, rect, scale):
+    """A vectorio rectangle over virtual ``rect`` (x, y, w, h), in real pixels."""
+    x, y, w, h = rect
+    pal = displayio.Palette(1)
+    pal[0] = sprites.COLORS[color]
+    return vectorio.Rectangle(pixel_shader=pal, width=w * scale, height=h * scale, x=x * scale, y=y * scale)
+
+
+def felt(s):
+    """The felt and the divan's trays: vectorio rectangles, which displayio draws at an eighth
+    of a TileGrid's cost a pixel (0.6 us against 4.6 on the Pico: the first refresh, and
+    every panel closed, redraw them).  In real pixels, outside the scaled board: Blinka
+    does not scale a vectorio shape with its Group, CircuitPython does."""
+    lay = s.layout
+    s.root.append(_rectangle(sprites.FELT, (0, 0, lay.vw, lay.vh), lay.scale))
+    for side in (0, 1):
+        s.root.append(_rectangle(sprites.TRAY, lay.tray_rect(side), lay.scale))
+
+
+def cards(s):
+    """One 2x3 TileGrid per place; the sultan's face never changes."""
+    s.cards = []
+    for p in range(SULTAN_PLACE + 1):
+        x, y = s.layout.place_xy(p)
+        s.cards.append(s.add(_sprites(s, _CARD_COLS, _CARD_ROWS, sprites.T_EMPTY, x, y)))
+    sultan = s.cards[SULTAN_PLACE]
+    for i in range(_CARD_TILES):
+        sultan[i] = sprites.T_SULTAN + i
+
+
+def counts(s):
+    """The stock's and the talon's card counts, parked until first shown."""
+    colors = sprites.COLORS
+    s.stock_count = TextLine(s.glyphs, palette(TEXT, colors[sprites.BACK]), COUNT_COLS)
+    s.talon_count = TextLine(s.glyphs, palette(TEXT, colors[sprites.FELT]), COUNT_COLS)
+    s.add(parked(s.stock_count.grid))
+    s.add(parked(s.talon_count.grid))
+
+
+def lines(s):
+    """Status and message lines; chips draw cards in the message, a star marks a winnable deal."""
+    felt_color = sprites.COLORS[sprites.FELT]
+    x, y = s.layout.status_xy
+    s.status = TextLine(s.glyphs, palette(TEXT, felt_color), s.cols, x, y)
+    x, y = s.layout.message_xy
+    s.message = TextLine(s.glyphs, palette(MESSAGE, felt_color), s.cols, x, y)
+    s.add(s.status.grid)
+    s.add(s.message.grid)
+    s.chips = [s.add(parked(_sprites(s, _CARD_COLS, 1, sprites.T_EMPTY))) for _ in range(_CHIPS)]
+    s.star = s.add(parked(_sprites(s, 1, 1, sprites.T_STAR)))
+
+
+def rings(s):
+    """Rings: hint (two), selection, cursor -- bars of one frame bitmap, in three palettes."""
+    frame = frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
+    hint = frame_palette(HINT, None)
+    s.rings = [Ring(frame, hint, OUTER), Ring(frame, hint, OUTER),
+               Ring(frame, frame_palette(None, SELECTED), INNER),
+               Ring(frame, frame_palette(CURSOR, None), OUTER)]
+    for ring in s.rings:
+        for bar in ring.bars:
+            s.add(bar)
+
+
+def panel(s):
+    """The panel, on top of everything."""
+    s.panel = Panel(s.glyphs, s.layout)
+    for grid in s.panel.grids():
+        s.add(parked(grid))
+
