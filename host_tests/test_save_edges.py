@@ -4,7 +4,7 @@ sequence numbers that wrap, and the store's two halves (``Slots`` and ``Store``)
 import pytest
 from sultan.rules import engine
 from sultan.rules.engine import Game
-from sultan.saves import record
+from sultan.saves import reader, record
 from sultan.saves.nvm import NvmRegion
 from sultan.saves.store import DAMAGED, MemoryRegion, Slots, Store
 from sultan_host.bench.mash import state
@@ -87,14 +87,14 @@ def two_slots():
 
 def spoil_last_move(region, offset):
     """Make the record at ``offset`` end with an illegal play, its CRC made right again."""
-    rec = record.decode(region.read(offset, 1024))
+    rec = reader.decode(region.read(offset, 1024))
     n = rec.log_at + 2 * rec.log_end + 4
     buf = bytearray(region.read(offset, 1024))
     at = rec.log_at + 2 * (rec.log_end - 1)
     buf[at] = engine.A_PLAY
     buf[at + 1] = 5 << 4 | 7
     record.crc_into(buf, n - 4, buf, n - 4)
-    assert record.decode(buf) is not None  # the CRC holds: only the replay can tell
+    assert reader.decode(buf) is not None  # the CRC holds: only the replay can tell
     region.data[offset:offset + 1024] = buf
 
 
@@ -108,7 +108,7 @@ def test_a_newer_slot_that_does_not_replay_gives_way_to_the_older_with_the_messa
     # repaired at once: over the damaged slot, the good one kept; the next power-on is quiet
     again = Store(region)
     assert state(again.load()) == older and again.message is None
-    assert record.decode(region.read(0, 1024)).seq == 1 and record.decode(region.read(1024, 1024)).seq == 3
+    assert reader.decode(region.read(0, 1024)).seq == 1 and reader.decode(region.read(1024, 1024)).seq == 3
 
 
 def test_a_read_only_look_does_not_repair():

@@ -243,7 +243,7 @@ def test_the_won_panel_and_the_pages_in_russian():
 
 def test_the_language_is_saved_with_the_other_settings_and_old_saves_read_as_english(tmp_path):
     from sultan import app
-    from sultan.saves import record
+    from sultan.saves import reader, record
     from sultan.saves.stats import Stats
     from sultan_host import scripted
     from sultan_host.desktop.headless import HeadlessDisplay
@@ -267,8 +267,8 @@ def test_the_language_is_saved_with_the_other_settings_and_old_saves_read_as_eng
     # a record from before the language (bit 5 clear) is English, and a switch off stays off
     buf = bytearray(record.SLOT_MAX)
     n = record.encode(buf, 1, Stats(), 1, 0, engine.Game(deal=3), None, settings=1)
-    assert buf[3] >> 1 == 1 and record.decode(bytes(buf[:n])).settings == 1
-    old = Controller(engine.Game(deal=3), settings=record.decode(bytes(buf[:n])).settings)
+    assert buf[3] >> 1 == 1 and reader.decode(bytes(buf[:n])).settings == 1
+    old = Controller(engine.Game(deal=3), settings=reader.decode(bytes(buf[:n])).settings)
     assert old.lang == words.EN and not old.sound_on
 
 

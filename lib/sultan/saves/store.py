@@ -14,23 +14,13 @@ Regions: ``MemoryRegion`` here (RAM), ``sultan.saves.nvm`` (the device's NVM),
 ``sultan_host.filesave`` (a file, replaced atomically).
 """
 
-from sultan import const, ticks_diff, ticks_ms
+from sultan import forget, ticks_diff, ticks_ms
 from sultan.rules import engine
-from sultan.saves.record import (
-    ORDER_BYTES,
-    SEQ_MAX,
-    SLOT_MAX,
-    SLOT_MIN,
-    decode,
-    encode,
-    record_size,
-    restore,
-)
+from sultan.saves.record import ORDER_BYTES, SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, record_size
 from sultan.saves.stats import Stats
 
 DAMAGED = "save data was damaged; starting a new game"
 DAMAGED_SHORT = "save damaged: new game"  # for a 26-column message line
-_SEQ_HALF = const(0x20000000)
 
 
 # ------------------------------------------------------------- byte regions
@@ -83,66 +73,14 @@ class Slots:
         self.fault = None  # an exception met while reading (tests assert there is none)
 
     def read(self, game=None):
-        """(record, game, damaged): the newest record that holds, with its game replayed.
+        """(record, game, damaged): the newest record that holds, with its game replayed (see
+        ``sultan.saves.reader.read``: imported for this and forgotten, as a board reads once)."""
+        from sultan.saves import reader
 
-        ``record`` is None when neither slot holds one.  ``game`` is the saved
-        game replayed (into the given ``game`` when it has the same rules, see
-        ``record.restore``), None when the record has none or it does not
-        replay; a newest record whose moves do not replay gives way to the
-        older slot's when that one does.  ``damaged``: something was found that
-        does not hold (never for an erased or fresh region: that is no save).
-
-        One slot's bytes are held at a time (a 64 KB heap has little room to
-        spare), and the chosen one is read again to be replayed.
-        """
-        if not self.enabled:
-            return None, None, False
-        size = self.slot_size
-        recs = [None, None]
-        erased = True  # every slot without a record reads all 0xFF
-        for s in range(2):
-            try:
-                data = self.region.read(s * size, size)
-                recs[s] = decode(data)
-                if recs[s] is None:
-                    for b in data:
-                        if b != 0xFF:
-                            erased = False
-                            break
-            except MemoryError:  # a heap too full to read is no damage: the save stays as it is
-                raise
-            except Exception as err:  # a region that cannot be read is damage, not a crash
-                self.fault = err
-                erased = False
-        data = None
-        r0 = recs[0]
-        r1 = recs[1]
-        if r0 is None and r1 is None:
-            return None, None, not (erased or getattr(self.region, "fresh", False))
-        # The newer: sequence numbers run 1 .. SEQ_MAX, then 1 again (compared modulo SEQ_MAX).
-        new = 1 if r0 is None or (r1 is not None and 0 < (r1.seq - r0.seq) % SEQ_MAX < _SEQ_HALF) else 0
-        self.seq = recs[new].seq
-        self.slot_next = 1 - new
-        damaged = False
-        for s in (new, 1 - new):
-            rec = recs[s]
-            if rec is None or not rec.has_game:
-                break
-            try:
-                loaded = restore(rec, self.region.read(s * size, size), game)
-            except MemoryError:
-                raise
-            except Exception as err:  # never seen: a bad log is refused by the engine, not raised
-                self.fault = err
-                loaded = None
-                if game is not None:
-                    game.new_deal(1)
-            if loaded is not None:
-                if damaged:
-                    self.slot_next = new  # write over the newest, damaged slot: the good one stays
-                return rec, loaded, damaged
-            damaged = True
-        return recs[new], None, damaged
+        try:
+            return reader.read(self, game)
+        finally:
+            forget("sultan.saves.reader")
 
     def write(self, stats, game_no, recorded, game, settings):
         """Write a record (``game`` None: the statistics only) into the next slot.
