@@ -94,15 +94,6 @@ def hint_foundation(hint):
     return hint & 15
 
 
-# The classic lookahead's numbers (sultan.rules.lookahead, loaded for classic games only),
-# repeated as private constants; host_tests/test_hint.py checks they agree.
-_S_PLAY = const(0)  # rollout.S_PLAY: its stages
-_S_PARK = const(1)
-_S_REDEAL = const(3)
-_WIN = const(1)  # lookahead.WIN: a won game starts with the move
-_OBVIOUS = const(3)  # lookahead.OBVIOUS: the hint did not look ahead
-
-
 class Rules(Table):
     """The rules on the cards (``Table``): set-up, actions with refusals, the move log, undo/redo.
 
@@ -315,26 +306,15 @@ class Rules(Table):
 
 
 class Game(Rules):
-    """One game of Sultan: the rules (``Rules``), and here the canonical player on top --
-    ``hint``, ``safe_hint``, ``sure_play``, ``step``, ``autoplay``.
+    """One game of Sultan: the rules (``Rules``), and the canonical player on top --
+    ``sure_play`` here, ``hint``, ``safe_hint``, ``step`` and ``autoplay`` from
+    ``sultan.rules.hint`` (see there for the policy of each ruleset).
 
     ``Game(deal=N)`` deals numbered deal N (1 .. 999,999,999);
     ``Game(order=cards)`` deals the 95 given card bytes, stock top first.
 
-    * **Seed rules** (perfect attention): the first divan slot 0..5 whose card
-      fits, else the talon top if it fits, else turn, else redeal.  Playing what
-      fits at once is never wrong there, so this policy wins every deal that can be
-      won.  ``autoplay`` runs it as the table's cascade (``Table._run``), which
-      makes the same moves in the same order.
-    * **Classic rules**: first what needs no choosing -- a divan card that fits, the
-      talon top when both foundations of its suit are at least one below it (the
-      host solver proves both safe), a turn when the divan is full and the talon
-      top does not fit.  At a real choice (park the talon top or not; play a talon
-      top that fits while its suit's other foundation lags behind, or not) the
-      lookahead decides (``sultan.rules.lookahead``, loaded when the first classic
-      game is set up, so a seed game's heap never pays for it).
-
-    Classic rules: ``lookahead`` is the hint's search, made when the game is set up;
+    Classic rules: ``lookahead`` is the hint's search (``sultan.rules.lookahead``), made
+    when the game is set up, so a seed game's heap never pays for it and no hint allocates;
     its ``verdict`` tells what the last hint knew of its move (see its module).
     """
 
@@ -368,70 +348,34 @@ class Game(Rules):
                 return A_PLAY << 8 | TALON << 4 | (w - 1)
         return 0
 
+    # The player's policy lives in sultan.rules.hint, imported at the first hint (a board
+    # running the seed rules needs it only when the player asks the menu for one).
     def hint(self):
         """The canonical policy's next action, packed (see ``hint_kind``); 0 if none is left."""
-        look = self.lookahead
-        if not self.refill:
-            look.verdict = _OBVIOUS
-        h = self.sure_play()
-        if h:
-            return h
-        tc = self.talon_count
-        if not self.refill and tc and (self.where[self.talon[tc - 1]] or self.free_slot() >= 0):
-            # Classic rules, at a real choice: the lookahead's move.
-            if self.status() != PLAYING:
-                return 0
-            stage = look.run(self)
-            if stage == _S_PLAY:
-                return A_PLAY << 8 | TALON << 4 | (self.where[self.talon[tc - 1]] - 1)
-            if stage == _S_PARK:
-                return A_PARK << 8 | self.free_slot() << 4
-            if stage == _S_REDEAL:
-                return A_REDEAL << 8
-        if self.stock_count:
-            return A_TURN << 8
-        if self.pass_no < PASSES and self.placed < cards.STOCK_SIZE and (self.refill or tc):
-            return A_REDEAL << 8
-        return 0
+        return _player().hint(self)
 
     def safe_hint(self):
-        """The hint if it keeps the deal winnable, else ``NO_SAFE_MOVE``; 0 if no move is left.
-
-        Classic rules: if the lookahead finds a won game that starts with the
-        move (within its budget: a winnable deal can still get ``NO_SAFE_MOVE``).
-        Seed rules: the policy is perfect, so its hint.
-        """
-        h = self.hint()
-        if not h or self.refill:
-            return h
-        look = self.lookahead
-        if look.verdict == _OBVIOUS:  # an obvious or forced move: is the deal still won from here?
-            look.run(self)
-        return h if look.verdict == _WIN else NO_SAFE_MOVE
+        """The hint if it keeps the deal winnable, else ``NO_SAFE_MOVE``; 0 if no move is left."""
+        return _player().safe_hint(self)
 
     def step(self):
         """One action of the canonical policy; returns the hint done, 0 if none."""
-        h = self.hint()
-        if h:
-            self.act(h)
-        return h
+        return _player().step(self)
 
     def autoplay(self, stop_at_pass_end=False):
-        """Play the canonical policy to the end; returns the status.
+        """Play the canonical policy to the end (or to where it would redeal); returns the status."""
+        return _player().autoplay(self, stop_at_pass_end)
 
-        With ``stop_at_pass_end`` it stops where the policy would redeal.  The
-        moves are the ones ``step()`` would make, recorded for undo alike.
-        """
-        while self.moves < MAX_ACTIONS:
-            if self.refill:
-                self._run(0)  # the seed policy's moves up to the pass's end, at speed
-                h = A_REDEAL << 8
-            else:
-                h = self.hint()
-                if not h:
-                    break
-            if stop_at_pass_end and h >> 8 == A_REDEAL:
-                break
-            if self.act(h) != OK:
-                break
-        return self.status()
+
+_hint = None  # sultan.rules.hint once imported
+
+
+def _player():
+    """The module ``sultan.rules.hint``, imported once (an import statement run on every hint
+    would allocate: 32 bytes a call on MicroPython)."""
+    global _hint
+    if _hint is None:
+        from sultan.rules import hint
+
+        _hint = hint
+    return _hint

@@ -1,0 +1,115 @@
+"""The canonical player: the hint, the safe hint, a step, autoplay -- on a ``Game`` ``g``.
+
+``Game.hint()`` and its peers call these; the module is imported on the first of them, so a
+board that never asks for a hint never holds this code.
+
+* **Seed rules** (perfect attention): the first divan slot 0..5 whose card
+  fits, else the talon top if it fits, else turn, else redeal.  Playing what
+  fits at once is never wrong there, so this policy wins every deal that can be
+  won.  ``autoplay`` runs it as the table's cascade (``Table._run``), which
+  makes the same moves in the same order.
+* **Classic rules**: first what needs no choosing (``Game.sure_play``): a divan card that
+  fits, the talon top when both foundations of its suit are at least one below it (the
+  host solver proves both safe); then a turn when the divan is full and the talon top
+  does not fit.  At a real choice (park the talon top or not; play a talon top that fits
+  while its suit's other foundation lags behind, or not) the lookahead decides
+  (``g.lookahead``, a ``sultan.rules.lookahead.Lookahead`` made when the classic game was
+  set up, so that no hint allocates).
+"""
+
+from sultan import const
+from sultan.rules import cards
+from sultan.rules.table import PASSES, TALON
+
+# The engine's numbers, private here (the engine imports this module, so this one cannot import
+# the engine); host_tests/test_hint.py checks they agree.
+_OK = const(0)  # engine.OK
+_PLAYING = const(0)  # engine.PLAYING
+_NO_SAFE_MOVE = const(0xF00)  # engine.NO_SAFE_MOVE
+_MAX_ACTIONS = const(400)  # engine.MAX_ACTIONS
+_A_TURN = const(1)  # engine.A_TURN ..
+_A_PLAY = const(2)
+_A_REDEAL = const(3)
+_A_PARK = const(4)
+
+# The classic lookahead's numbers (sultan.rules.lookahead, loaded for classic games only),
+# repeated as private constants (importing them would load the lookahead for seed games
+# too); host_tests/test_hint.py checks they agree.
+_S_PLAY = const(0)  # rollout.S_PLAY: its stages
+_S_PARK = const(1)
+_S_REDEAL = const(3)
+_WIN = const(1)  # lookahead.WIN: a won game starts with the move
+_OBVIOUS = const(3)  # lookahead.OBVIOUS: the hint did not look ahead
+
+
+
+def hint(g):
+    """The canonical policy's next action, packed (see ``hint_kind``); 0 if none is left."""
+    look = g.lookahead
+    if not g.refill:
+        look.verdict = _OBVIOUS
+    h = g.sure_play()
+    if h:
+        return h
+    tc = g.talon_count
+    if not g.refill and tc and (g.where[g.talon[tc - 1]] or g.free_slot() >= 0):
+        # Classic rules, at a real choice: the lookahead's move.
+        if g.status() != _PLAYING:
+            return 0
+        stage = look.run(g)
+        if stage == _S_PLAY:
+            return _A_PLAY << 8 | TALON << 4 | (g.where[g.talon[tc - 1]] - 1)
+        if stage == _S_PARK:
+            return _A_PARK << 8 | g.free_slot() << 4
+        if stage == _S_REDEAL:
+            return _A_REDEAL << 8
+    if g.stock_count:
+        return _A_TURN << 8
+    if g.pass_no < PASSES and g.placed < cards.STOCK_SIZE and (g.refill or tc):
+        return _A_REDEAL << 8
+    return 0
+
+
+def safe_hint(g):
+    """The hint if it keeps the deal winnable, else ``engine.NO_SAFE_MOVE``; 0 if no move is left.
+
+    Classic rules: if the lookahead finds a won game that starts with the
+    move (within its budget: a winnable deal can still get ``NO_SAFE_MOVE``).
+    Seed rules: the policy is perfect, so its hint.
+    """
+    h = hint(g)
+    if not h or g.refill:
+        return h
+    look = g.lookahead
+    if look.verdict == _OBVIOUS:  # an obvious or forced move: is the deal still won from here?
+        look.run(g)
+    return h if look.verdict == _WIN else _NO_SAFE_MOVE
+
+
+def step(g):
+    """One action of the canonical policy; returns the hint done, 0 if none."""
+    h = hint(g)
+    if h:
+        g.act(h)
+    return h
+
+
+def autoplay(g, stop_at_pass_end=False):
+    """Play the canonical policy to the end; returns the status.
+
+    With ``stop_at_pass_end`` it stops where the policy would redeal.  The
+    moves are the ones ``step`` would make, recorded for undo alike.
+    """
+    while g.moves < _MAX_ACTIONS:
+        if g.refill:
+            g._run(0)  # the seed policy's moves up to the pass's end, at speed
+            h = _A_REDEAL << 8
+        else:
+            h = hint(g)
+            if not h:
+                break
+        if stop_at_pass_end and h >> 8 == _A_REDEAL:
+            break
+        if g.act(h) != _OK:
+            break
+    return g.status()
