@@ -21,6 +21,26 @@ REFERENCE = os.path.join(HERE, "reference")
 FAILURES = os.path.join(HERE, "_failures")
 
 
+class Frame:
+    """The panel's frame (``layout.panel_frame``): its pixels unscaled, from the frame's
+    top-left; taken where the helpers take a Rig (``scale``, ``virtual``, ``region``)."""
+
+    scale = 1
+
+    def __init__(self, layout):
+        self.x0, self.y0, self.w, self.h = layout.panel_frame
+
+    def crop(self, fb):
+        return fb[self.y0:self.y0 + self.h, self.x0:self.x0 + self.w]
+
+    def virtual(self, fb, x, y):
+        return int(self.crop(fb)[y, x])
+
+    def region(self, fb, rect):
+        x, y, w, h = rect
+        return self.crop(fb)[y:y + h, x:x + w]
+
+
 class Rig:
     def __init__(self, size, deal=7):
         w, h = (int(v) for v in size.split("x"))
@@ -29,6 +49,7 @@ class Rig:
         self.ctrl, self.screen = app.start(self.display, deal=deal, rand_deal=lambda: 1)
         self.layout = self.screen.layout
         self.scale = self.layout.scale
+        self.frame = Frame(self.layout)  # the panel's pixels
 
     @property
     def game(self):
@@ -78,12 +99,13 @@ def panel_text(screen):
 
 
 def panel_rect(rig):
-    """The panel's virtual (x, y, w, h), from its lines on show; None when it is hidden."""
+    """The panel's (x, y, w, h) in its frame (``rig.frame``), from its lines on show; None
+    when it is hidden."""
     shown = [line.grid for line in rig.screen.panel.lines if not line.grid.hidden]
     if not shown:
         return None
     x, y = shown[0].x, shown[0].y
-    return x, y, rig.layout.vw - x, len(shown) * shown[0].tile_height
+    return x, y, rig.frame.w - x, len(shown) * shown[0].tile_height
 
 
 def color(index):

@@ -309,7 +309,7 @@ def test_hint_rings(rig):
 
 def _panel_share(rig, fb):
     """(share of the panel's pixels in its paper colour, white pixels in it)."""
-    panel = rig.region(fb, panel_rect(rig))
+    panel = rig.frame.region(fb, panel_rect(rig))
     return (panel == color(sprites.PANEL)).mean(), (panel == rgb(TEXT)).sum()
 
 
@@ -345,10 +345,10 @@ def test_lost_screen(rig):
         # the panel is as wide as its widest line (and a column each side), against the right edge
         x, y, w, h = panel_rect(rig)
         widest = max(len(line) for line in words.over_lines(rig.game))
-        assert w == min(rig.layout.vw, (widest + 2) * GLYPH_W)
+        assert w == min(rig.frame.w, (widest + 2) * GLYPH_W)
         assert h == len(words.over_lines(rig.game)) * GLYPH_H
         for line, want in zip(rig.screen.panel.lines, words.over_lines(rig.game), strict=False):
-            assert text_errors(rig, fb, (x + GLYPH_W, line.grid.y), want, TEXT,
+            assert text_errors(rig.frame, fb, (x + GLYPH_W, line.grid.y), want, TEXT,
                                sprites.COLORS[sprites.PANEL]) == []
     # B undoes the last move: back to the table, the panel gone.
     rig.press("B")
@@ -377,7 +377,7 @@ def test_layouts_fill_the_screen():
                 assert apart_x or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
         # 26 text columns at 160 pixels; the panel's lines and the menu's window fit the card area
         assert lay.text_cols == 26
-        assert lay.panel_lines * GLYPH_H <= lay.vh - 2 * TEXT_H
+        assert lay.panel_lines * GLYPH_H <= lay.panel_frame[3] - 2 * TEXT_H
         assert 5 <= lay.menu_lines <= lay.panel_lines
 
 
@@ -404,13 +404,14 @@ def test_menu_marker_moves_alone(rig):
     before, after = rig.press("DOWN DOWN DOWN")
     with shot(rig, "menu"):
         x, y, w, h = panel_rect(rig)
-        box = ring_pixels(rig, after, CURSOR, (x, y, w, h))  # the ">" is drawn in the cursor's yellow
+        frame = rig.frame
+        box = ring_pixels(frame, frame.crop(after), CURSOR, (x, y, w, h))  # the ">": the cursor's yellow
         top = y + GLYPH_H * 3
         assert box is not None and top <= box[1] and box[3] <= top + GLYPH_H
         assert x <= box[0] and box[2] <= x + GLYPH_W
         mask = changed_mask(before, after)
-        assert mask.sum() > 0
-        assert outside(mask, rig, [(x, y, GLYPH_W, h)]) == 0
+        assert mask.sum() > 0 and frame.crop(mask).sum() == mask.sum()  # all of it in the frame
+        assert outside(frame.crop(mask), frame, [(x, y, GLYPH_W, h)]) == 0
         assert rig.ctrl.menu_label(rig.ctrl.menu_index) in panel_text(rig.screen)[3]
 
 
@@ -424,10 +425,10 @@ def test_opening_and_closing_the_menu_redraws_only_the_panel(rig):
         rig.press(key)
         rect = panel_rect(rig) or rect
         x, y, w, h = rect
-        allowed = (w * h + lay.vw * TEXT_H) * s * s
+        allowed = w * h + lay.vw * TEXT_H * s * s  # the panel is drawn unscaled, in its frame
         assert rig.display.sent_pixels() <= allowed, (key, rig.display.last_areas)
-        # at 320x240 that is under 45,000 pixels: ~300 ms on the Pico
-        assert rig.display.sent_pixels() <= 45000
+        # at 320x240 that is under 20,000 pixels: ~130 ms on the Pico
+        assert rig.display.sent_pixels() <= 20000
 
 
 def test_nothing_is_built_after_start(monkeypatch):
@@ -515,7 +516,7 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
             # the marker's line shows the item the cursor is on, and the ">" is drawn beside it
             assert text[i - top].strip().rstrip("^v").strip() == rig.ctrl.menu_label(i)
             x, y, w, h = panel_rect(rig)
-            box = ring_pixels(rig, rig.fb(), CURSOR, (x, y, w, h))
+            box = ring_pixels(rig.frame, rig.frame.crop(rig.fb()), CURSOR, (x, y, w, h))
             y = y + GLYPH_H * (i - top)
             assert box is not None and y <= box[1] and box[3] <= y + GLYPH_H
             assert text[0].endswith("^") == (top > 0)

@@ -184,8 +184,11 @@ def rings(s):
 
 
 def panel(s):
-    """The panel, on top of everything."""
+    """The panel, on top of everything: unscaled, in its frame (see layout.PANEL_W)."""
+    x, y = s.layout.panel_frame[:2]
+    frame = displayio.Group(x=x, y=y)
+    s.root.append(frame)
     s.panel = Panel(s.glyphs, s.layout)
     for grid in s.panel.grids():
-        s.add(parked(grid))
+        frame.append(parked(grid))
 

@@ -48,10 +48,13 @@ _DIVAN_GAP = const(6)  # between a divan column and the pyramid
 _STOCK_GAP = const(6)  # between the right divan column and the stock
 _TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text bands are near)
 PARK = const(-256)  # x of a hidden object never shown yet: wholly off the screen
-# Real pixels a scrolled menu's lines may cover: opening or closing a panel redraws every pixel
-# under it, 6-8 us each on the Pico (tools/emulate, 2026-12-01), and the message line changes
-# too, so ~36,000 keeps it near 250 ms at 320x240 (5 lines); 160x128 shows its whole panel.
-_PANEL_BUDGET = const(36000)
+# The panel (menus, pages, the won/lost panel, the digit editor) is drawn unscaled, in a frame of
+# PANEL_W x PANEL_H real pixels at the middle of the screen: all of a 160x128 screen, and on
+# 320x240 the same box of the same pixels.  Opening or closing a panel redraws every pixel under
+# it, 6-9 us each on the Pico (tools/emulate, 2026-12-01): scaled, a 9-line page took 340 ms.
+PANEL_W = const(160)
+PANEL_H = const(128)
+_MENU_LINES = const(8)  # the menu's window: 8 lines keep its opening near 130 ms at 160x128
 
 
 def cell_of(place):
@@ -103,13 +106,14 @@ class Layout:
         pad = (TEXT_H - GLYPH_H) // 2
         self.status_xy = (0, pad)
         self.message_xy = (0, vh - TEXT_H + pad)
-        # The panel (menu, pages, won/lost): a text line per line of content, as wide as the
-        # widest (panel_rect), so opening or closing it redraws no more than it shows.
-        area = vh - 2 * TEXT_H
-        self.panel_lines = area // LINE_H
-        self.panel_cols = vw // GLYPH_W + 1  # reaches past the right edge from any column
-        line_px = vw * LINE_H * self.scale * self.scale
-        self.menu_lines = min(self.panel_lines, _PANEL_BUDGET // line_px)
+        # The panel: a text line per line of content, as wide as the widest (panel_rect), so
+        # opening or closing it redraws no more than it shows; in its frame (see PANEL_W).
+        fw = min(PANEL_W, self.width)
+        fh = min(PANEL_H, self.height)
+        self.panel_frame = ((self.width - fw) // 2, (self.height - fh) // 2, fw, fh)  # real pixels
+        self.panel_lines = (fh - 2 * TEXT_H) // LINE_H
+        self.panel_cols = fw // GLYPH_W + 1  # reaches past the frame's right edge from any column
+        self.menu_lines = min(self.panel_lines, _MENU_LINES)
         count_w = COUNT_COLS * GLYPH_W
         x, y = self.place_xy(STOCK)
         self.stock_count_xy = (x + (CARD_W - count_w) // 2, y + (CARD_H - GLYPH_H) // 2)
@@ -117,12 +121,14 @@ class Layout:
         self.talon_count_xy = (x + (CARD_W - count_w) // 2, y + self.pitch_y + 1)
 
     def panel_rect(self, width):
-        """(x, y) of a panel whose text is ``width`` columns wide: against the right edge (the
-        text lines run on past it), a column for the menu's marker on the left and one of
-        margin on the right; its lines from the top of the card area down, each line always
-        on the same row, so a panel that changes shape redraws each row once."""
-        x = self.vw - (width + 2) * GLYPH_W
-        area = self.vh - 2 * TEXT_H
+        """(x, y) in the panel's frame of a panel whose text is ``width`` columns wide: against
+        the frame's right edge (the text lines run on past it), a column for the menu's marker
+        on the left and one of margin on the right; its lines from below the frame's top text
+        band down, each line always on the same row, so a panel that changes shape redraws
+        each row once."""
+        fw, fh = self.panel_frame[2:]
+        x = fw - (width + 2) * GLYPH_W
+        area = fh - 2 * TEXT_H
         return (x if x > 0 else 0), TEXT_H + (area - self.panel_lines * LINE_H) // 2
 
     def tray_rect(self, side):
