@@ -50,7 +50,7 @@ _TAG_LONG = const(7)  # the status line's classic-rules tag, and its short form
 _TAG_SHORT = const(8)
 _REFUSED = const(36)
 _KEYS_HELP = const(37)
-_REDEALS_LEFT = const(38)
+_REDEALS_LEFT = const(10)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
