@@ -110,9 +110,9 @@ def test_no_sys_path_edits():
 def test_data_files_are_found_beside_their_modules_or_on_circuitpy_when_frozen():
     from sultan import data_path
     from sultan.rules import winnable
-    from sultan.ui import words
+    from sultan.ui import pages, words
 
     assert data_path("/lib/sultan/ui/words.mpy", "sultan/ui", "words_en.txt") == "/lib/sultan/ui/words_en.txt"
     assert data_path(None, "sultan/rules", "winnable_seed.tbl") == "/lib/sultan/rules/winnable_seed.tbl"
-    for path in (winnable.table_path(0), words.path(0), words.path(1, pages=True)):
+    for path in (winnable.table_path(0), words.path(0), pages.path(1)):
         assert os.path.isfile(path), path

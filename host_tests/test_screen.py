@@ -28,7 +28,7 @@ from screen_rig import (
     screen_rect,
 )
 from sultan.rules import engine
-from sultan.ui import keys, sprites, textgrid, words
+from sultan.ui import keys, pages, sprites, textgrid, words
 from sultan.ui.controller import OVER, STATS_PAGE
 from sultan.ui.layout import CARD_H, CARD_W, F0, GLYPH_H, GLYPH_W, SULTAN_PLACE, TALON, TEXT_H
 from sultan.ui.menu import M_CHOOSE, M_HINT, M_RULES
@@ -328,7 +328,7 @@ def test_won_screen(rig):
     with shot(rig, "won"):
         share, text = _panel_share(rig, fb)
         assert share > 0.6 and text > 100
-        assert panel_text(rig.screen) == list(words.over_lines(rig.game))
+        assert panel_text(rig.screen) == list(pages.over_lines(rig.game))
         assert rig.screen.panel.marker.grid.hidden
 
 
@@ -340,13 +340,13 @@ def test_lost_screen(rig):
     with shot(rig, "lost"):
         share, text = _panel_share(rig, fb)
         assert share > 0.6 and text > 100
-        assert panel_text(rig.screen) == list(words.over_lines(rig.game))
+        assert panel_text(rig.screen) == list(pages.over_lines(rig.game))
         # the panel is as wide as its widest line (and a column each side), against the right edge
         x, y, w, h = panel_rect(rig)
-        widest = max(len(line) for line in words.over_lines(rig.game))
+        widest = max(len(line) for line in pages.over_lines(rig.game))
         assert w == min(rig.frame.w, (widest + 2) * GLYPH_W)
-        assert h == len(words.over_lines(rig.game)) * GLYPH_H
-        for line, want in zip(rig.screen.panel.lines, words.over_lines(rig.game), strict=False):
+        assert h == len(pages.over_lines(rig.game)) * GLYPH_H
+        for line, want in zip(rig.screen.panel.lines, pages.over_lines(rig.game), strict=False):
             assert text_errors(rig.frame, fb, (x + GLYPH_W, line.grid.y), want, TEXT,
                                sprites.COLORS[sprites.PANEL]) == []
     # B undoes the last move: back to the table, the panel gone.
@@ -556,15 +556,15 @@ def test_pages_fit_the_panel_and_every_character_has_a_glyph(lang):
             st = Stats()
             st.row(0, True)[1:7] = [0xFFFFFF, 0xFFFFFF, 0, 95, 0xFFFFFF, 0xFFFFFF]  # the largest figures
             rig.ctrl.stats = st
-            pages = [words.rules_lines(0), words.rules_lines(1), words.stats_lines(st, 0),
-                     words.stats_lines(None, 0), words.over_lines(rig.game),
-                     words.deal_lines("123456789", 8)]
-            for lines in pages:
+            shown = [pages.rules_lines(0), pages.rules_lines(1), pages.stats_lines(st, 0),
+                     pages.stats_lines(None, 0), pages.over_lines(rig.game),
+                     pages.deal_lines("123456789", 8)]
+            for lines in shown:
                 assert len(lines) <= rig.layout.panel_lines
                 assert max(len(ln) for ln in lines) <= rig.layout.text_cols - 1
             rig.ctrl.mode = STATS_PAGE
             rig.redraw()
-            assert panel_text(rig.screen) == list(words.stats_lines(st, 0))
+            assert panel_text(rig.screen) == list(pages.stats_lines(st, 0))
     finally:
         words.use(words.EN)
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from conftest import run_micropython
 from sultan.rules import engine
-from sultan.ui import controller, keys, menu, words
+from sultan.ui import controller, keys, menu, pages, words
 from sultan.ui.controller import MENU, OVER, S_RUSSIAN, Controller
 from sultan_host.paths import LIB
 
@@ -25,7 +25,7 @@ BIG = 999999999  # the largest figure a message shows (a deal number)
 def read(lang):
     """{section: [(key, text)] for the kept sections, [line] for the pages}, parsed here on its own."""
     out = {}
-    for name in (words.FILES[lang], words.PAGES[lang]):
+    for name in (words.FILES[lang], pages.PAGES[lang]):
         sec = None
         for line in open(os.path.join(UI, name), encoding="utf-8").read().split("\n"):
             if line.startswith("["):
@@ -124,7 +124,7 @@ def test_words_reads_what_the_files_say():
         for sec, got in zip(KEPT, (words.TEXT, words.HELP, words.MENU_ITEMS, words.REFUSALS), strict=True):
             assert list(got) == [t for _, t in FILES[lang][sec]], sec
         for sec in list(FILES[lang])[4:]:
-            assert list(words.page(sec)) == FILES[lang][sec], sec
+            assert list(pages.page(sec)) == FILES[lang][sec], sec
     assert words.use(7) == words.EN  # an unknown language reads as English
 
 
@@ -188,10 +188,10 @@ def test_the_longest_string_of_each_kind_fits(lang):
         row[1:7] = [0xFFFFFF, 0xFFFFFF, 0xFFFFFF, 95, 0xFFFFFF, 0xFFFFFF]  # the largest a record holds
     done = engine.Game(deal=BIG)
     done.moves = done.placed = done.missed = 99999  # wider than any game
-    pages = [words.rules_lines(r) for r in range(len(engine.RULES_NAMES))]
-    pages += [words.stats_lines(st, r) for r in range(len(engine.RULES_NAMES))] + [words.stats_lines(None, 0)]
-    pages += [words.over_lines(done), words.deal_lines("9" * 9, 8)]
-    for page in pages:
+    shown = [pages.rules_lines(r) for r in range(len(engine.RULES_NAMES))]
+    shown += [pages.stats_lines(st, r) for r in range(len(engine.RULES_NAMES))] + [pages.stats_lines(None, 0)]
+    shown += [pages.over_lines(done), pages.deal_lines("9" * 9, 8)]
+    for page in shown:
         assert len(page) <= PANEL_LINES, page
         assert len(max(page, key=len)) <= PANEL_COLS, max(page, key=len)
 
@@ -235,10 +235,10 @@ def test_the_won_panel_and_the_pages_in_russian():
     for k in script_for(deal, 1):
         ctrl.press(k)
     assert ctrl.mode == OVER
-    lines = words.over_lines(ctrl.game)
+    lines = pages.over_lines(ctrl.game)
     assert lines[0] == "   * ПОБЕДА! *" and lines[3] == "собрано  95 из 95"
-    assert words.stats_lines(None, 0)[2] == "не ведётся без сохранений"
-    assert words.rules_lines(1)[0] == "КЛАССИЧЕСКИЕ ПРАВИЛА"
+    assert pages.stats_lines(None, 0)[2] == "не ведётся без сохранений"
+    assert pages.rules_lines(1)[0] == "КЛАССИЧЕСКИЕ ПРАВИЛА"
 
 
 def test_the_language_is_saved_with_the_other_settings_and_old_saves_read_as_english(tmp_path):
@@ -277,7 +277,7 @@ def test_the_language_is_saved_with_the_other_settings_and_old_saves_read_as_eng
 HEAP = """
 import gc
 from sultan.rules import engine
-from sultan.ui import keys, words
+from sultan.ui import keys, pages, words
 from sultan.ui.controller import Controller
 from sultan.ui import menu as M
 
@@ -306,16 +306,16 @@ after_start = free()
 seen = [0] * 12
 for n in range(12):
     choose(M.M_RULES)
-    words.rules_lines(g.rules)          # what the screen draws
+    pages.rules_lines(g.rules)          # what the screen draws
     press(keys.A)
     choose(M.M_STATS)
-    words.stats_lines(ctrl.stats, g.rules)
+    pages.stats_lines(ctrl.stats, g.rules)
     press(keys.A)
     choose(M.M_CHOOSE)
-    words.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
+    pages.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
     press(keys.UP, keys.B)
     choose(M.M_LANGUAGE)
-    words.over_lines(g)
+    pages.over_lines(g)
     choose(M.M_LANGUAGE)
     press(keys.SELECT, keys.B)
     seen[n] = free()

@@ -3,13 +3,18 @@
 The controller imports it when the menu is first wanted (SELECT, or a caller asking for
 ``Controller.items``) and keeps it: it is opened often.  Items are numbers (M_*); a menu
 shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound and light switches
-only where the board has them.  Labels come from ``sultan.ui.words.MENU_ITEMS``.
+only where the board has them.  Labels come from ``sultan.ui.words.MENU_ITEMS``.  The
+screen draws the menu with ``show``.
 """
 
 from sultan import const
 from sultan.rules import engine
 from sultan.rules.table import TALON
 from sultan.ui import keys, words
+
+MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
+MORE_BELOW = "v"
+MENU_INDENT = " "  # between the marker and a label
 
 # The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
 _ON = const(0)
@@ -172,3 +177,29 @@ class Menu:
             ctrl.tell(_HINT_PARK, g.card_at(TALON))
         else:
             ctrl.tell(_NO_MOVES)
+
+
+def show(panel, ctrl):
+    """Show the menu on ``panel`` (a ``sultan.ui.widgets.Panel``): a window that follows the cursor.
+
+    A taller menu than the window (``Layout.menu_lines``) scrolls; "^" / "v" at the right
+    say more lies above / below.  It is as wide as the widest page it leads to, so opening
+    one moves nothing (see ``Panel.show``).
+    """
+    n = len(ctrl.items)
+    rows = panel.layout.menu_lines
+    i = ctrl.menu_index
+    top = min(max(panel.menu_top, i - rows + 1), i, max(n - rows, 0))
+    panel.menu_top = top
+    end = min(top + rows, n)
+    w = panel.layout.text_cols - 1 - len(MENU_INDENT) - len(MORE_ABOVE)  # a page's widest line
+    lines = []
+    for k in range(top, end):
+        more = " "
+        if k == top and top > 0:
+            more = MORE_ABOVE
+        elif k == end - 1 and end < n:
+            more = MORE_BELOW
+        label = ctrl.menu_label(k)[:w]
+        lines.append(MENU_INDENT + label + " " * (w - len(label)) + more)
+    panel.show(lines, i - top)

@@ -191,15 +191,20 @@ class Screen:
         mode = ctrl.mode
         g = ctrl.game
         if mode == MENU:
-            self.panel.menu(ctrl)
+            from sultan.ui import menu  # loaded by the controller already
+
+            menu.show(self.panel, ctrl)
             return
         lines = ()
-        if mode == DEAL:
-            lines = words.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
-        elif mode == RULES_PAGE:
-            lines = words.rules_lines(g.rules)
-        elif mode == STATS_PAGE:
-            lines = words.stats_lines(ctrl.stats, g.rules)
-        elif mode != PLAY:
-            lines = words.over_lines(g)
+        if mode != PLAY:
+            from sultan.ui import pages  # at the first page shown (see there)
+
+            if mode == DEAL:
+                lines = pages.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
+            elif mode == RULES_PAGE:
+                lines = pages.rules_lines(g.rules)
+            elif mode == STATS_PAGE:
+                lines = pages.stats_lines(ctrl.stats, g.rules)
+            else:
+                lines = pages.over_lines(g)
         self.panel.show(lines)

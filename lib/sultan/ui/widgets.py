@@ -22,10 +22,7 @@ OUTER = const(0)  # a ring's bands: 2 pixels outside the card (hint, cursor) ...
 INNER = const(1)  # ... or 2 pixels on its edge (selection)
 _BAND = const(2)  # a band's width
 _BARS = const(4)  # a ring's bars: top, bottom, left, right
-MORE_ABOVE = "^"  # the menu's scroll marks, at its right edge
-MORE_BELOW = "v"
 MARKER_COL = " "  # a panel line's first column: the menu's marker goes there
-MENU_INDENT = " "  # between the marker and a menu label
 MARKER = ">"
 
 
@@ -88,7 +85,7 @@ class Panel:
         self.lines = [TextLine(glyphs, pal, layout.panel_cols) for _ in range(layout.panel_lines)]
         self.marker = TextLine(glyphs, palette(CURSOR, sprites.COLORS[sprites.PANEL]), 1)
         self.marker.write(MARKER)
-        self.menu_top = 0  # the first menu line on show (the menu scrolls when it is taller)
+        self.menu_top = 0  # the first menu line on show (sultan.ui.menu.show scrolls it)
         self.x = None  # the panel's left edge while it is up
 
     def grids(self):
@@ -114,28 +111,3 @@ class Panel:
                 line.write(MARKER_COL + lines[i])
             place(line.grid, (x, y + i * LINE_H), i < n)
         place(self.marker.grid, (x, y + at * LINE_H), at >= 0)
-
-    def menu(self, ctrl):
-        """Show the menu: a window that follows the cursor.
-
-        A taller menu than the window (``Layout.menu_lines``) scrolls; "^" / "v" at the right
-        say more lies above / below.  It is as wide as the widest page it leads to, so opening
-        one moves nothing (see ``show``).
-        """
-        n = len(ctrl.items)
-        rows = self.layout.menu_lines
-        i = ctrl.menu_index
-        top = min(max(self.menu_top, i - rows + 1), i, max(n - rows, 0))
-        self.menu_top = top
-        end = min(top + rows, n)
-        w = self.layout.text_cols - 1 - len(MENU_INDENT) - len(MORE_ABOVE)  # a page's widest line
-        lines = []
-        for k in range(top, end):
-            more = " "
-            if k == top and top > 0:
-                more = MORE_ABOVE
-            elif k == end - 1 and end < n:
-                more = MORE_BELOW
-            label = ctrl.menu_label(k)[:w]
-            lines.append(MENU_INDENT + label + " " * (w - len(label)) + more)
-        self.show(lines, i - top)

@@ -10,11 +10,10 @@ module's tuples, dropping the previous language's first:
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
 
 ``pages_en.txt`` (``pages_ru.txt``) holds the pages -- Rules, Statistics, the won/lost panel,
-the digit editor -- read when one is shown (``page``; the last one read is kept, so a page
-redrawn reads nothing).  Why files and not a module per language: on CircuitPython a
-module's bytecode and string constants are loaded into the heap (its short strings interned
-for good), while a file puts into the heap just the words in use and nothing of the other
-language.  See docs/languages.md.
+the digit editor -- read when one is shown (``sultan.ui.pages``, imported then).  Why files
+and not a module per language: on CircuitPython a module's bytecode and string constants are
+loaded into the heap (its short strings interned for good), while a file puts into the heap
+just the words in use and nothing of the other language.  See docs/languages.md.
 
 The files: "#" comment lines and blank lines where you like, then sections, each beginning
 with a "[name]" line.  In a words file, [text], [help], [menu] and [refusals] in that order,
@@ -27,9 +26,8 @@ stand, up to the next page (blank lines at its end left out).
 
 ``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
 and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_text``,
-``HELP[mode]``, ``keys_help``, ``redeals_left``, ``deal_lines``, ``rules_lines``,
-``stats_lines`` and ``over_lines`` and draws the plain str they return; the strings use
-ASCII, А-Я а-я Ё ё and « ».
+``HELP[mode]``, ``keys_help`` and ``redeals_left`` (and ``sultan.ui.pages``' functions) and
+draws the plain str they return; the strings use ASCII, А-Я а-я Ё ё and « ».
 """
 
 from sultan import const, data_path
@@ -38,7 +36,6 @@ from sultan.rules import engine
 EN = const(0)
 RU = const(1)
 FILES = ("words_en.txt", "words_ru.txt")  # by language number: the words kept while it is in use
-PAGES = ("pages_en.txt", "pages_ru.txt")  # and the pages, read when shown
 
 # The lines of TEXT said here, by place (a private const is compiled into the code: no name in
 # the heap); host_tests/test_words.py checks the numbers against the files' keys.
@@ -59,16 +56,14 @@ _KEPT = ("[text]", "[help]", "[menu]", "[refusals]")  # a words file's sections,
 
 LANG = EN  # the language in use
 TEXT = HELP = MENU_ITEMS = REFUSALS = None  # read by use(): the controller calls it as it is made
-_page = None  # (name, lines) of the page read last
 
 
+def path(lang):
+    """The file of language ``lang``'s words."""
+    return data_path(globals().get("__file__"), "sultan/ui", FILES[lang])
 
-def path(lang, pages=False):
-    """The file of language ``lang``'s words (``pages``: of its pages)."""
-    return data_path(globals().get("__file__"), "sultan/ui", (PAGES if pages else FILES)[lang])
 
-
-def _read(name):
+def read_lines(name):
     """The lines of file ``name``, without their line breaks.
 
     Read 512 bytes at a time and split by the str methods: no block as big as the file is
@@ -100,11 +95,11 @@ def use(lang):
     The words are cut from the lines when all are read, one after the other, so they lie side
     by side in the heap and the lines read go as one stretch of free memory.
     """
-    global LANG, TEXT, HELP, MENU_ITEMS, REFUSALS, _page
+    global LANG, TEXT, HELP, MENU_ITEMS, REFUSALS
     if lang != RU:
         lang = EN
-    TEXT = HELP = MENU_ITEMS = REFUSALS = _page = None
-    lines = _read(path(lang))
+    TEXT = HELP = MENU_ITEMS = REFUSALS = None
+    lines = read_lines(path(lang))
     at = [lines.index(name) for name in _KEPT] + [len(lines)]
     # the lines kept (no new strings yet), then their texts cut from them: one new string each
     parts = [[ln for ln in lines[at[s] + 1:at[s + 1]] if ln and not ln.startswith("#")] for s in range(4)]
@@ -116,26 +111,6 @@ def use(lang):
     REFUSALS = tuple(parts[3])
     LANG = lang
     return lang
-
-
-def page(name):
-    """The lines of page ``[name]`` in the language in use, read from its pages file (the last
-    one read is kept, so a page redrawn reads nothing)."""
-    global _page
-    p = _page
-    if p is not None and p[0] == name:
-        return p[1]
-    _page = None
-    lines = _read(path(LANG, True))
-    i = lines.index("[" + name + "]") + 1
-    end = i
-    while end < len(lines) and lines[end][:1] != "[":
-        end += 1
-    while end > i and not lines[end - 1]:
-        end -= 1  # blank lines before the next page
-    lines = tuple(lines[i:end])
-    _page = (name, lines)
-    return lines
 
 
 def refusal(code):
@@ -180,35 +155,3 @@ def keys_help():
 def redeals_left(n):
     """The mark on the empty stock while ``n`` redeals are left ("R2", "П2")."""
     return TEXT[_REDEALS_LEFT] % n
-
-
-def deal_lines(digits, pos):
-    """The digit editor: ``digits`` a str of the deal number's digits, ``pos`` the one changing."""
-    p = page("deal")
-    return (p[0], "", "   " + digits, "   " + " " * pos + "^", "", p[1], p[2])
-
-
-def rules_lines(rules):
-    """The Rules page of ruleset ``rules`` (an unknown one: the seed rules')."""
-    return page("rules%d" % (rules if 0 <= rules < len(engine.RULES_NAMES) else 0))
-
-
-def stats_lines(stats, rules):
-    """The Statistics page for ``rules`` (``stats`` a sultan.saves.stats.Stats or None): one
-    figure a line, so that every line fits the panel's 25 columns."""
-    if stats is None:
-        return page("nostats")
-    s = stats.get(rules)
-    n = s["played"]
-    p = page("stats")
-    return (p[0] % ruleset_name(rules), p[1], p[2] % n,
-            p[3] % (s["won"], 100 * s["won"] // n if n else 0),
-            p[4] % s["lost"], p[5] % s["best_placed"], p[6] % s["streak"], p[7] % s["best_streak"])
-
-
-def over_lines(g):
-    """The won/lost panel for the finished game ``g``."""
-    p = page("over")
-    return (p[0] if g.status() == engine.WON else p[1], "", p[2] % g.deal, p[3] % g.placed,
-            p[4] % g.missed, p[5] % g.moves, p[6] % g.pass_no)
-
