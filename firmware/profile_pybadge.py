@@ -25,6 +25,7 @@ def make_keys() -> keypad.ShiftRegisterKeys:
         latch=board.BUTTON_LATCH,
         key_count=8,
         value_when_pressed=True,
+        max_events=8,  # the game takes each key at once: 8, not 64, queued (~340 bytes of heap)
     )
 
 

@@ -31,6 +31,7 @@ class JoystickKeys:
             latch=board.BUTTON_LATCH,
             key_count=4,
             value_when_pressed=True,
+            max_events=8,  # the game takes each key at once: 8, not 64, queued (~340 bytes of heap)
         )
         self._x = analogio.AnalogIn(board.JOYSTICK_X)
         self._y = analogio.AnalogIn(board.JOYSTICK_Y)

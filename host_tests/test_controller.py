@@ -24,7 +24,7 @@ def menu_keys(ctrl, item, up=False):
     its place in ``ctrl.items``, walking down (or ``up``, wrapping round the top)."""
     n = len(ctrl.items)
     at = ctrl.menu_at(item)
-    assert at >= 0, words.MENU_ITEMS[item]
+    assert at >= 0, words.menu_items()[item]
     down = (at - ctrl.menu_index) % n
     walk = [keys.UP] * ((n - down) % n) if up else [keys.DOWN] * down
     return [keys.SELECT] + walk + [keys.A]

@@ -121,7 +121,7 @@ def test_words_reads_what_the_files_say():
     for lang in LANGS:
         words.use(lang)
         assert words.LANG == lang
-        for sec, got in zip(KEPT, (words.TEXT, words.HELP, words.MENU_ITEMS, words.REFUSALS), strict=True):
+        for sec, got in zip(KEPT, (words.TEXT, words.HELP, words.menu_items(), words.REFUSALS), strict=True):
             assert list(got) == [t for _, t in FILES[lang][sec]], sec
         for sec in list(FILES[lang])[4:]:
             assert list(pages.page(sec)) == FILES[lang][sec], sec

@@ -3,7 +3,7 @@
 The controller imports it when the menu is first wanted (SELECT, or a caller asking for
 ``Controller.items``) and keeps it: it is opened often.  Items are numbers (M_*); a menu
 shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound and light switches
-only where the board has them.  Labels come from ``sultan.ui.words.MENU_ITEMS``.  The
+only where the board has them.  Labels come from ``sultan.ui.words.menu_items()``.  The
 screen draws the menu with ``show``.
 """
 
@@ -73,7 +73,7 @@ class Menu:
     def label(self, ctrl, i):
         """The text of line ``i``: the item's name, and a switch's state."""
         m = self.items[i]
-        text = words.MENU_ITEMS[m]
+        text = words.menu_items()[m]
         if m == M_AUTO:
             on = ctrl.autoplay
         elif m == M_SOUND:

@@ -1,12 +1,13 @@
 """The words the player reads, in English or Russian: one language in memory at a time.
 
 Each language has two UTF-8 text files beside this module.  ``words_en.txt`` (``words_ru.txt``)
-holds what the game shows at any moment; ``use(lang)`` reads its four sections into this
+holds what the game shows at any moment; ``use(lang)`` reads its sections into this
 module's tuples, dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help while no message is up, by the controller's mode;
-- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers;
+- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers (``menu_items()``
+  reads them when the menu is first drawn);
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
 
 ``pages_en.txt`` (``pages_ru.txt``) holds the pages -- Rules, Statistics, the won/lost panel,
@@ -55,7 +56,7 @@ _CHUNK = const(512)  # bytes read from a words file at a time
 _KEPT = ("[text]", "[help]", "[menu]", "[refusals]")  # a words file's sections, in order
 
 LANG = EN  # the language in use
-TEXT = HELP = MENU_ITEMS = REFUSALS = None  # read by use(): the controller calls it as it is made
+TEXT = HELP = MENU_ITEMS = REFUSALS = None  # read by use() (the controller calls it as it is made)
 
 
 def path(lang):
@@ -88,29 +89,45 @@ def read_lines(name):
     return out
 
 
+def _sections(name):
+    """(lines, starts) of words file ``name``: its lines, and where each of _KEPT's sections
+    begins (and, last, the end)."""
+    lines = read_lines(name)
+    return lines, [lines.index(sec) for sec in _KEPT] + [len(lines)]
+
+
+def _cut(lines, at, s):
+    """Section ``s``'s texts: a "KEY text" line each, comment and blank lines left out."""
+    part = [ln for ln in lines[at[s] + 1:at[s + 1]] if ln and not ln.startswith("#")]
+    return tuple([ln[ln.find(" ") + 1:] if " " in ln else "" for ln in part])
+
+
 def use(lang):
     """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
 
     The other language's words are let go first, so the two are never in the heap together.
-    The words are cut from the lines when all are read, one after the other, so they lie side
-    by side in the heap and the lines read go as one stretch of free memory.
+    The menu's labels wait for ``menu_items``.
     """
     global LANG, TEXT, HELP, MENU_ITEMS, REFUSALS
     if lang != RU:
         lang = EN
     TEXT = HELP = MENU_ITEMS = REFUSALS = None
-    lines = read_lines(path(lang))
-    at = [lines.index(name) for name in _KEPT] + [len(lines)]
-    # the lines kept (no new strings yet), then their texts cut from them: one new string each
-    parts = [[ln for ln in lines[at[s] + 1:at[s + 1]] if ln and not ln.startswith("#")] for s in range(4)]
-    parts = [[ln[ln.find(" ") + 1:] if " " in ln else "" for ln in part] for part in parts]
-    lines = None
-    TEXT = tuple(parts[0])
-    HELP = tuple(parts[1])
-    MENU_ITEMS = tuple(parts[2])
-    REFUSALS = tuple(parts[3])
+    lines, at = _sections(path(lang))
+    TEXT = _cut(lines, at, 0)
+    HELP = _cut(lines, at, 1)
+    REFUSALS = _cut(lines, at, 3)
     LANG = lang
     return lang
+
+
+def menu_items():
+    """The menu's labels in the language in use (``MENU_ITEMS``), read at the first call: a
+    player who never opens the menu never holds them."""
+    global MENU_ITEMS
+    if MENU_ITEMS is None:
+        lines, at = _sections(path(LANG))
+        MENU_ITEMS = _cut(lines, at, 2)
+    return MENU_ITEMS
 
 
 def refusal(code):
