@@ -13,7 +13,7 @@ from sultan.ui.controller import MENU, OVER, S_RUSSIAN, Controller
 from sultan_host.paths import LIB
 
 UI = os.path.join(LIB, "sultan", "ui")
-KEPT = ("text", "help", "menu", "refusals")
+KEPT = ("text", "help", "menu", "menutext", "refusals")
 LANGS = (words.EN, words.RU)
 MESSAGE_COLS = 26  # the status and message lines at 160x128 (a "%c" card is drawn 4 columns wide)
 PANEL_COLS = 25  # a line of the overlay panel
@@ -78,10 +78,10 @@ def english_after():
 
 def test_both_files_have_the_same_sections_and_keys_in_the_same_order():
     en, ru = FILES[words.EN], FILES[words.RU]
-    assert list(en) == list(ru) and list(en)[:4] == list(KEPT)
+    assert list(en) == list(ru) and list(en)[:len(KEPT)] == list(KEPT)
     for sec in KEPT:
         assert [k for k, _ in en[sec]] == [k for k, _ in ru[sec]], sec
-    for sec in list(en)[4:]:
+    for sec in list(en)[len(KEPT):]:
         assert len(en[sec]) == len(ru[sec]), sec  # a page: line for line
 
 
@@ -92,8 +92,11 @@ def test_the_keys_are_the_names_the_code_uses():
     assert keys_of("menu") == [m_items[i] for i in range(len(m_items))]
     modes = {getattr(controller, n): n for n in ("PLAY", "MENU", "DEAL", "RULES_PAGE", "OVER", "STATS_PAGE")}
     assert keys_of("help") == [modes[i] for i in range(len(modes))]
-    # [text]: each module names the lines it says by a private const of the key's name
+    # [text] and [menutext] (the menu's own): each module names the lines it says by a private
+    # const of the key's name
     place = {k: i for i, k in enumerate(keys_of("text"))}
+    menu_place = {k: i for i, k in enumerate(keys_of("menutext"))}
+    assert not set(place) & set(menu_place)
     said = set()
     for path in glob.glob(os.path.join(LIB, "sultan", "**", "*.py"), recursive=True):
         source = open(path, encoding="utf-8").read()
@@ -101,8 +104,12 @@ def test_the_keys_are_the_names_the_code_uses():
             if name in place:
                 assert int(n) == place[name], (path, name, n)
                 said.add(name)
+            elif name in menu_place:
+                in_menu = path.endswith(os.path.join("ui", "menu.py"))
+                assert in_menu and int(n) == menu_place[name], (path, name)
+                said.add(name)
     said |= {"RULESET1"}  # said as RULESET0 + rules
-    assert set(place) == said
+    assert set(place) | set(menu_place) == said
 
 
 def test_the_placeholders_agree():
@@ -112,7 +119,7 @@ def test_the_placeholders_agree():
     for sec in KEPT:
         for (key, en), (_, ru) in zip(FILES[words.EN][sec], FILES[words.RU][sec], strict=True):
             assert specs(en) == specs(ru), (key, en, ru)
-    for sec in list(FILES[words.EN])[4:]:
+    for sec in list(FILES[words.EN])[len(KEPT):]:
         for en, ru in zip(FILES[words.EN][sec], FILES[words.RU][sec], strict=True):
             assert specs(en) == specs(ru), (sec, en, ru)
 
@@ -121,9 +128,10 @@ def test_words_reads_what_the_files_say():
     for lang in LANGS:
         words.use(lang)
         assert words.LANG == lang
-        for sec, got in zip(KEPT, (words.TEXT, words.HELP, words.menu_items(), words.REFUSALS), strict=True):
+        read = (words.TEXT, words.HELP, words.menu_items(), words.menu_text(), words.REFUSALS)
+        for sec, got in zip(KEPT, read, strict=True):
             assert list(got) == [t for _, t in FILES[lang][sec]], sec
-        for sec in list(FILES[lang])[4:]:
+        for sec in list(FILES[lang])[len(KEPT):]:
             assert list(pages.page(sec)) == FILES[lang][sec], sec
     assert words.use(7) == words.EN  # an unknown language reads as English
 
@@ -156,7 +164,8 @@ def test_the_longest_string_of_each_kind_fits(lang):
     # messages (the message line): every figure at its widest
     skip = {"REDEALS_LEFT", "ON", "OFF", "RULESET0", "RULESET1", "STATUS_LONG", "STATUS_SHORT", "STATUS_TINY",
             "TAG_LONG", "TAG_SHORT"}  # parts of other lines, checked there
-    msgs = [fill(t, longest_name, NUMBER.get(k, BIG)) for k, t in FILES[lang]["text"] if k not in skip]
+    said = FILES[lang]["text"] + FILES[lang]["menutext"]
+    msgs = [fill(t, longest_name, NUMBER.get(k, BIG)) for k, t in said if k not in skip]
     msgs += [fill(t) for _, t in FILES[lang]["refusals"]] + [t for _, t in FILES[lang]["help"]]
     widest = max(msgs, key=width)
     assert width(widest) <= MESSAGE_COLS, widest

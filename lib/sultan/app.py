@@ -33,7 +33,7 @@ from sultan.ui.controller import Controller, random_deal_number, settings_rules
 from sultan.ui.keys import NAMES
 from sultan.ui.screen import Screen
 
-_SAVE_DAMAGED = const(35)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
+_SAVE_DAMAGED = const(16)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
 
 
 def mem_free():

@@ -17,12 +17,12 @@ from sultan.ui import words
 from sultan.ui.layout import NONE
 
 # The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_REDEAL = const(11)
-_UNDONE = const(12)
-_REDONE = const(13)
-_RESTARTED = const(14)
-_DEAL = const(21)
-_WINNABLE_DEAL = const(22)
+_REDEAL = const(9)
+_UNDONE = const(10)
+_REDONE = const(11)
+_RESTARTED = const(12)
+_DEAL = const(13)
+_WINNABLE_DEAL = const(14)
 
 # Modes: what the keys drive and the screen shows.
 PLAY = const(0)

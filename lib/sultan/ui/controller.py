@@ -39,7 +39,7 @@ from sultan.ui.actions import (  # noqa: F401  (the modes: the screen and the te
 from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TALON
 
 # The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_SELECT_FIRST = const(9)
+_SELECT_FIRST = const(7)
 
 # settings() bits (saved in the record's flags byte, see sultan.saves.record); every default is 0
 S_SOUND_OFF = const(1)

@@ -16,26 +16,26 @@ MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
 MORE_BELOW = "v"
 MENU_INDENT = " "  # between the marker and a label
 
-# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
+# The lines of words.MENU_TEXT said here (by key: host_tests/test_words.py checks the numbers).
 _ON = const(0)
 _OFF = const(1)
-_HINT_PLAY = const(15)
-_HINT_TURN = const(16)
-_HINT_REDEAL = const(17)
-_HINT_PARK = const(18)
-_NO_MOVES = const(19)
-_NO_SAFE_MOVE = const(20)
-_NO_WINNABLE = const(24)
-_AUTO_ON = const(25)
-_AUTO_OFF = const(26)
-_SOUND_ON = const(27)
-_SOUND_OFF = const(28)
-_LIGHTS_ON = const(29)
-_LIGHTS_OFF = const(30)
-_RULES_NOW = const(31)
-_RULES_SAME = const(32)
-_RULES_NEXT = const(33)
-_LANGUAGE = const(34)
+_HINT_PLAY = const(2)
+_HINT_TURN = const(3)
+_HINT_REDEAL = const(4)
+_HINT_PARK = const(5)
+_NO_MOVES = const(6)
+_NO_SAFE_MOVE = const(7)
+_NO_WINNABLE = const(8)
+_AUTO_ON = const(9)
+_AUTO_OFF = const(10)
+_SOUND_ON = const(11)
+_SOUND_OFF = const(12)
+_LIGHTS_ON = const(13)
+_LIGHTS_OFF = const(14)
+_RULES_NOW = const(15)
+_RULES_SAME = const(16)
+_RULES_NEXT = const(17)
+_LANGUAGE = const(18)
 
 M_NEW = const(0)
 M_CHOOSE = const(1)
@@ -53,6 +53,11 @@ M_LIGHTS = const(12)
 M_LANGUAGE = const(13)
 MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
               M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
+
+
+def _tell(ctrl, i, c1=0, c2=0):
+    """Say line ``i`` of ``words.MENU_TEXT``."""
+    ctrl.say(words.menu_text()[i], c1, c2)
 
 
 class Menu:
@@ -84,7 +89,7 @@ class Menu:
             return text + ": " + words.ruleset_name(ctrl.rules)
         else:
             return text
-        return text + words.TEXT[_ON if on else _OFF]
+        return text + words.menu_text()[_ON if on else _OFF]
 
     def press(self, ctrl, key):
         """A key while the menu is up: UP/DOWN move (wrapping), A chooses, B or SELECT closes."""
@@ -107,7 +112,7 @@ class Menu:
             if d:
                 ctrl.new_deal(d)
             else:
-                ctrl.tell(_NO_WINNABLE)
+                _tell(ctrl, _NO_WINNABLE)
         elif item == M_CHOOSE:
             ctrl.edit_deal()
         elif item == M_RESTART:
@@ -120,7 +125,7 @@ class Menu:
             self._hint(ctrl)
         elif item == M_AUTO:
             ctrl.autoplay = not ctrl.autoplay
-            ctrl.tell(_AUTO_ON if ctrl.autoplay else _AUTO_OFF)
+            _tell(ctrl, _AUTO_ON if ctrl.autoplay else _AUTO_OFF)
             if ctrl.autoplay:
                 ctrl.after_move()
         elif item == M_RULESET:
@@ -129,13 +134,13 @@ class Menu:
             ctrl.show_stats()
         elif item == M_SOUND:
             ctrl.sound_on = not ctrl.sound_on
-            ctrl.tell(_SOUND_ON if ctrl.sound_on else _SOUND_OFF)
+            _tell(ctrl, _SOUND_ON if ctrl.sound_on else _SOUND_OFF)
         elif item == M_LIGHTS:
             ctrl.lights_on = not ctrl.lights_on
-            ctrl.tell(_LIGHTS_ON if ctrl.lights_on else _LIGHTS_OFF)
+            _tell(ctrl, _LIGHTS_ON if ctrl.lights_on else _LIGHTS_OFF)
         elif item == M_LANGUAGE:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
-            ctrl.tell(_LANGUAGE)
+            _tell(ctrl, _LANGUAGE)
         elif item == M_RULES:
             ctrl.show_rules()
 
@@ -146,11 +151,11 @@ class Menu:
         name = words.ruleset_name(ctrl.rules)
         if not g.log_end and g.deal and g.rules != ctrl.rules:
             ctrl.new_deal(g.deal)  # nothing played yet: this deal, under the new rules
-            ctrl.say(words.TEXT[_RULES_NOW] % (name, g.deal))
+            ctrl.say(words.menu_text()[_RULES_NOW] % (name, g.deal))
         elif g.rules == ctrl.rules:
-            ctrl.say(words.TEXT[_RULES_SAME] % name)
+            ctrl.say(words.menu_text()[_RULES_SAME] % name)
         else:
-            ctrl.say(words.TEXT[_RULES_NEXT] % name)
+            ctrl.say(words.menu_text()[_RULES_NEXT] % name)
 
     def _hint(self, ctrl):
         """Put the engine's hint on show: the message says it, the screen rings its places.
@@ -162,21 +167,21 @@ class Menu:
         h = g.safe_hint()
         if h == engine.NO_SAFE_MOVE:
             ctrl.hint = 0
-            ctrl.tell(_NO_SAFE_MOVE)
+            _tell(ctrl, _NO_SAFE_MOVE)
             return
         ctrl.hint = h
         k = engine.hint_kind(h)
         if k == engine.A_PLAY:
-            ctrl.tell(_HINT_PLAY, g.card_at(engine.hint_place(h)),
+            _tell(ctrl, _HINT_PLAY, g.card_at(engine.hint_place(h)),
                       g.foundation_card(engine.hint_foundation(h)))
         elif k == engine.A_TURN:
-            ctrl.tell(_HINT_TURN)
+            _tell(ctrl, _HINT_TURN)
         elif k == engine.A_REDEAL:
-            ctrl.tell(_HINT_REDEAL)
+            _tell(ctrl, _HINT_REDEAL)
         elif k == engine.A_PARK:
-            ctrl.tell(_HINT_PARK, g.card_at(TALON))
+            _tell(ctrl, _HINT_PARK, g.card_at(TALON))
         else:
-            ctrl.tell(_NO_MOVES)
+            _tell(ctrl, _NO_MOVES)
 
 
 def show(panel, ctrl):

@@ -6,8 +6,8 @@ module's tuples, dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help while no message is up, by the controller's mode;
-- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers (``menu_items()``
-  reads them when the menu is first drawn);
+- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers, and ``MENU_TEXT``,
+  what the menu says (``menu_items()`` reads both when the menu is first drawn);
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
 
 ``pages_en.txt`` (``pages_ru.txt``) holds the pages -- Rules, Statistics, the won/lost panel,
@@ -17,7 +17,7 @@ loaded into the heap (its short strings interned for good), while a file puts in
 just the words in use and nothing of the other language.  See docs/languages.md.
 
 The files: "#" comment lines and blank lines where you like, then sections, each beginning
-with a "[name]" line.  In a words file, [text], [help], [menu] and [refusals] in that order,
+with a "[name]" line.  In a words file, [text], [help], [menu], [menutext] and [refusals] in that order,
 a "KEY text" line each: the text runs from the one space after the key to the end of the
 line (so a key and two spaces give a text with a leading space; a key alone, an empty text).
 The keys are [text]'s names (a module saying a line names its place by a private const of
@@ -40,23 +40,24 @@ FILES = ("words_en.txt", "words_ru.txt")  # by language number: the words kept w
 
 # The lines of TEXT said here, by place (a private const is compiled into the code: no name in
 # the heap); host_tests/test_words.py checks the numbers against the files' keys.
-_RULESET0 = const(2)  # the rulesets' names, by engine rules number
-_STATUS_LONG = const(4)  # the status line's formats, longest first: (deal, tag, pass, placed, missed)
-_STATUS_SHORT = const(5)
-_STATUS_TINY = const(6)
-_TAG_LONG = const(7)  # the status line's classic-rules tag, and its short form
-_TAG_SHORT = const(8)
-_REFUSED = const(36)
-_KEYS_HELP = const(37)
-_REDEALS_LEFT = const(10)
+_RULESET0 = const(0)  # the rulesets' names, by engine rules number
+_STATUS_LONG = const(2)  # the status line's formats, longest first: (deal, tag, pass, placed, missed)
+_STATUS_SHORT = const(3)
+_STATUS_TINY = const(4)
+_TAG_LONG = const(5)  # the status line's classic-rules tag, and its short form
+_TAG_SHORT = const(6)
+_REFUSED = const(17)
+_KEYS_HELP = const(18)
+_REDEALS_LEFT = const(8)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
 _CHUNK = const(512)  # bytes read from a words file at a time
-_KEPT = ("[text]", "[help]", "[menu]", "[refusals]")  # a words file's sections, in order
+_KEPT = ("[text]", "[help]", "[menu]", "[menutext]", "[refusals]")  # a words file's sections, in order
 
 LANG = EN  # the language in use
-TEXT = HELP = MENU_ITEMS = REFUSALS = None  # read by use() (the controller calls it as it is made)
+TEXT = HELP = REFUSALS = None  # read by use() (the controller calls it as it is made)
+MENU_ITEMS = MENU_TEXT = None  # read by menu_items() and menu_text(), when the menu is first drawn
 
 
 def path(lang):
@@ -106,28 +107,35 @@ def use(lang):
     """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
 
     The other language's words are let go first, so the two are never in the heap together.
-    The menu's labels wait for ``menu_items``.
+    The menu's words wait for ``menu_items``.
     """
-    global LANG, TEXT, HELP, MENU_ITEMS, REFUSALS
+    global LANG, TEXT, HELP, MENU_ITEMS, MENU_TEXT, REFUSALS
     if lang != RU:
         lang = EN
-    TEXT = HELP = MENU_ITEMS = REFUSALS = None
+    TEXT = HELP = MENU_ITEMS = MENU_TEXT = REFUSALS = None
     lines, at = _sections(path(lang))
     TEXT = _cut(lines, at, 0)
     HELP = _cut(lines, at, 1)
-    REFUSALS = _cut(lines, at, 3)
+    REFUSALS = _cut(lines, at, 4)
     LANG = lang
     return lang
 
 
 def menu_items():
-    """The menu's labels in the language in use (``MENU_ITEMS``), read at the first call: a
-    player who never opens the menu never holds them."""
-    global MENU_ITEMS
+    """The menu's labels in the language in use (``MENU_ITEMS``), read with what the menu says
+    (``MENU_TEXT``) at the first call: a player who never opens the menu never holds them."""
+    global MENU_ITEMS, MENU_TEXT
     if MENU_ITEMS is None:
         lines, at = _sections(path(LANG))
         MENU_ITEMS = _cut(lines, at, 2)
+        MENU_TEXT = _cut(lines, at, 3)
     return MENU_ITEMS
+
+
+def menu_text():
+    """What the menu says (its switches' states, hints, ...), as ``menu_items``."""
+    menu_items()
+    return MENU_TEXT
 
 
 def refusal(code):
