@@ -55,6 +55,7 @@ PARK = const(-256)  # x of a hidden object never shown yet: wholly off the scree
 PANEL_W = const(160)
 PANEL_H = const(128)
 _MENU_LINES = const(8)  # the menu's window: 8 lines keep its opening near 130 ms at 160x128
+_PANEL_LINES = const(9)  # the tallest page (host_tests/test_words.py checks they fit)
 
 
 def cell_of(place):
@@ -111,7 +112,7 @@ class Layout:
         fw = min(PANEL_W, self.width)
         fh = min(PANEL_H, self.height)
         self.panel_frame = ((self.width - fw) // 2, (self.height - fh) // 2, fw, fh)  # real pixels
-        self.panel_lines = (fh - 2 * TEXT_H) // LINE_H
+        self.panel_lines = min((fh - 2 * TEXT_H) // LINE_H, _PANEL_LINES)
         self.panel_cols = fw // GLYPH_W + 1  # reaches past the frame's right edge from any column
         self.menu_lines = min(self.panel_lines, _MENU_LINES)
         count_w = COUNT_COLS * GLYPH_W
