@@ -26,14 +26,9 @@ Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it g
 import gc
 import time
 
-from sultan import const
+from sultan import forget
 from sultan.rules import engine
-from sultan.ui import words
-from sultan.ui.controller import Controller, random_deal_number, settings_rules
 from sultan.ui.keys import NAMES
-from sultan.ui.screen import Screen
-
-_SAVE_DAMAGED = const(16)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
 
 
 def mem_free():
@@ -88,37 +83,18 @@ class Silent:
 def start(display, deal=None, store=None, rand_deal=None, sound=None):
     """Build the game, controller and screen; first frame drawn. Returns (ctrl, screen).
 
-    ``store`` and ``sound`` as for ``run`` (None: the null ones).
+    ``store`` and ``sound`` as for ``run`` (None: the null ones).  The work is
+    ``sultan.starting.start``'s: imported for it and forgotten, as a board starts once.
     """
+    from sultan import starting
+
     store = NoStore() if store is None else store
+    has_sound = sound is not None and not isinstance(sound, Silent)
     sound = Silent() if sound is None else sound
     try:
-        game = store.load()
-    except Exception as e:  # a bad save must never stop the game
-        print("SULTAN save not loaded:", e)
-        game = None
-    if game is None:
-        if deal is None:
-            deal = (rand_deal or random_deal_number)()
-        game = engine.Game(deal=deal, rules=settings_rules(store.settings))  # the ruleset last chosen
-    gc.collect()
-    ctrl = Controller(game, rand_deal, not isinstance(sound, Silent), store.stats, store.settings)
-    sound.set_sound(ctrl.sound_on)
-    sound.set_lights(ctrl.lights_on)
-    display.auto_refresh = False  # before the screen exists: no half-built frame is ever shown
-    screen = Screen(display)
-    text = store.take_message()  # damage found at load
-    if text:
-        if ctrl.lang != words.EN:
-            text = words.TEXT[_SAVE_DAMAGED]  # the store's news is in English
-        elif len(text) > screen.cols:
-            text = store.short_message
-        ctrl.say(text)
-    gc.collect()
-    screen.update(ctrl)
-    display.refresh()  # one refresh: the screen keeps what starts hidden off the screen, so the
-    # first key redraws only what it changes (see sultan.ui.screen)
-    return ctrl, screen
+        return starting.start(display, deal, store, rand_deal, sound, has_sound)
+    finally:
+        forget("sultan.starting")
 
 
 def run(display, keys, board_id="unknown", deal=None, console=print, frames=None, store=None,

@@ -106,8 +106,9 @@ def make(s, display):
     felt(s)
     s.root.append(s.board)
     cards(s)
-    counts(s)
-    lines(s)
+    on_felt = palette(TEXT, sprites.COLORS[sprites.FELT])  # white on the felt: the talon's count, the status
+    counts(s, on_felt)
+    lines(s, on_felt)
     rings(s)
     panel(s)
     display.root_group = s.root
@@ -119,11 +120,16 @@ def _sprites(s, width, height, tile, x=0, y=0):
                               default_tile=tile, x=x, y=y)
 
 
-def _rectangle(color, rect, scale):
-    """A vectorio rectangle over virtual ``rect`` (x, y, w, h), in real pixels."""
-    x, y, w, h = rect
+def _fill_palette(color):
+    """A one-colour palette: sprite sheet colour ``color``."""
     pal = displayio.Palette(1)
     pal[0] = sprites.COLORS[color]
+    return pal
+
+
+def _rectangle(pal, rect, scale):
+    """A vectorio rectangle in ``pal``'s colour over virtual ``rect`` (x, y, w, h), in real pixels."""
+    x, y, w, h = rect
     return vectorio.Rectangle(pixel_shader=pal, width=w * scale, height=h * scale, x=x * scale, y=y * scale)
 
 
@@ -133,9 +139,10 @@ def felt(s):
     every panel closed, redraw them).  In real pixels, outside the scaled board: Blinka
     does not scale a vectorio shape with its Group, CircuitPython does."""
     lay = s.layout
-    s.root.append(_rectangle(sprites.FELT, (0, 0, lay.vw, lay.vh), lay.scale))
+    s.root.append(_rectangle(_fill_palette(sprites.FELT), (0, 0, lay.vw, lay.vh), lay.scale))
+    tray = _fill_palette(sprites.TRAY)  # the two trays share it
     for side in (0, 1):
-        s.root.append(_rectangle(sprites.TRAY, lay.tray_rect(side), lay.scale))
+        s.root.append(_rectangle(tray, lay.tray_rect(side), lay.scale))
 
 
 def cards(s):
@@ -149,20 +156,19 @@ def cards(s):
         sultan[i] = sprites.T_SULTAN + i
 
 
-def counts(s):
+def counts(s, on_felt):
     """The stock's and the talon's card counts, parked until first shown."""
-    colors = sprites.COLORS
-    s.stock_count = TextLine(s.glyphs, palette(TEXT, colors[sprites.BACK]), COUNT_COLS)
-    s.talon_count = TextLine(s.glyphs, palette(TEXT, colors[sprites.FELT]), COUNT_COLS)
+    s.stock_count = TextLine(s.glyphs, palette(TEXT, sprites.COLORS[sprites.BACK]), COUNT_COLS)
+    s.talon_count = TextLine(s.glyphs, on_felt, COUNT_COLS)
     s.add(parked(s.stock_count.grid))
     s.add(parked(s.talon_count.grid))
 
 
-def lines(s):
+def lines(s, on_felt):
     """Status and message lines; chips draw cards in the message, a star marks a winnable deal."""
     felt_color = sprites.COLORS[sprites.FELT]
     x, y = s.layout.status_xy
-    s.status = TextLine(s.glyphs, palette(TEXT, felt_color), s.cols, x, y)
+    s.status = TextLine(s.glyphs, on_felt, s.cols, x, y)
     x, y = s.layout.message_xy
     s.message = TextLine(s.glyphs, palette(MESSAGE, felt_color), s.cols, x, y)
     s.add(s.status.grid)

@@ -1,0 +1,49 @@
+"""The game's start: the saved game (or a new deal), the controller, the screen, the first frame.
+
+``sultan.app.start`` imports this module for that and forgets it at once: a board starts once,
+and on CircuitPython a module's code is heap.
+"""
+
+import gc
+
+from sultan import const
+from sultan.rules import engine
+from sultan.ui import words
+from sultan.ui.controller import Controller, random_deal_number, settings_rules
+from sultan.ui.screen import Screen
+
+_SAVE_DAMAGED = const(16)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
+
+
+def start(display, deal, store, rand_deal, sound, has_sound):
+    """Build the game, controller and screen; first frame drawn. Returns (ctrl, screen).
+
+    As ``sultan.app.start``, but ``store`` and ``sound`` are never None, and ``has_sound``
+    says whether ``sound`` is a real one (the menu then shows the sound switches)."""
+    try:
+        game = store.load()
+    except Exception as e:  # a bad save must never stop the game
+        print("SULTAN save not loaded:", e)
+        game = None
+    if game is None:
+        if deal is None:
+            deal = (rand_deal or random_deal_number)()
+        game = engine.Game(deal=deal, rules=settings_rules(store.settings))  # the ruleset last chosen
+    gc.collect()
+    ctrl = Controller(game, rand_deal, has_sound, store.stats, store.settings)
+    sound.set_sound(ctrl.sound_on)
+    sound.set_lights(ctrl.lights_on)
+    display.auto_refresh = False  # before the screen exists: no half-built frame is ever shown
+    screen = Screen(display)
+    text = store.take_message()  # damage found at load
+    if text:
+        if ctrl.lang != words.EN:
+            text = words.TEXT[_SAVE_DAMAGED]  # the store's news is in English
+        elif len(text) > screen.cols:
+            text = store.short_message
+        ctrl.say(text)
+    gc.collect()
+    screen.update(ctrl)
+    display.refresh()  # one refresh: the screen keeps what starts hidden off the screen, so the
+    # first key redraws only what it changes (see sultan.ui.screen)
+    return ctrl, screen
