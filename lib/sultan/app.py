@@ -26,13 +26,9 @@ Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it g
 import gc
 import time
 
-from sultan import const, forget, ticks_diff, ticks_ms
+from sultan import forget
 from sultan.rules import engine
 from sultan.ui.keys import NAMES
-
-# A pause this long after a key collects the garbage the keys made, so that the next key seldom
-# pays for a collection itself (20-30 ms on the Pico: a new deal took 150 ms with one, 125 without).
-_COLLECT_IDLE_MS = const(250)
 
 
 def mem_free():
@@ -119,16 +115,12 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     settings = ctrl.settings()
     n = 0
     events = keys.events
-    last_key = -1  # ticks of the last key handled; -1: collected since
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
         ev = events.get()
         if ev is None:
             store.idle()  # writes pending actions once the player pauses
-            if last_key >= 0 and ticks_diff(ticks_ms(), last_key) >= _COLLECT_IDLE_MS:
-                gc.collect()
-                last_key = -1
             if getattr(keys, "exhausted", False):
                 break
             if idle:
@@ -140,7 +132,6 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         if not 0 <= k < len(NAMES):
             continue
         ctrl.press(k)
-        last_key = ticks_ms()
         if ctrl.event:
             sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
         screen.update(ctrl)
