@@ -6,6 +6,7 @@ import sys
 
 from PIL import Image
 from sultan import app
+from sultan.nostore import NoStore
 from sultan.rules import engine
 from sultan.ui import keys
 from sultan_host import scripted
@@ -132,7 +133,7 @@ def test_frames_limit_returns_without_keys():
 def test_store_hook():
     saved = []
 
-    class Store(app.NoStore):
+    class Store(NoStore):
         def load(self):
             g = engine.Game(deal=99)
             g.turn()
@@ -147,7 +148,7 @@ def test_store_hook():
 
 
 def test_broken_store_does_not_stop_the_game():
-    class Store(app.NoStore):
+    class Store(NoStore):
         def load(self):
             raise OSError("no drive")
 

@@ -11,7 +11,8 @@ Serial lines (the Wokwi scenarios and the emulator wait on them)::
 
 Persistence: ``store`` is a ``sultan.saves.store.Store`` (``sultan.saves.nvm.open_store()``
 on the device, ``sultan_host.filesave.open_store(path)`` on the desktop), or any object
-with ``NoStore``'s methods (subclass it), or None for ``NoStore()``: nothing persists.
+with ``sultan.nostore.NoStore``'s methods (subclass it), or None for a ``NoStore()``:
+nothing persists (imported only then: a board with a store never holds its code).
 ``save(game)`` is called after each key that changed the game, ``idle()`` while no key
 comes, ``flush()`` at the end; its damage message is shown once (in the player's language),
 its ``stats`` feed the menu's statistics page, and its ``settings`` (sound, lights, the next
@@ -31,37 +32,11 @@ from sultan.rules import engine
 from sultan.ui.keys import NAMES
 
 
-def mem_free():
-    """``gc.mem_free()`` where the port has it (CircuitPython), else 0."""
-    f = getattr(gc, "mem_free", None)
-    return f() if f else 0
+def _no_store():
+    """A ``sultan.nostore.NoStore``: its module is imported only when there is no store."""
+    from sultan.nostore import NoStore
 
-
-class NoStore:
-    """The store when there is none: nothing is loaded or kept."""
-
-    settings = 0  # the menu's switches, as Controller.settings() packs them
-    stats = None  # a sultan.saves.stats.Stats where statistics are kept
-    message = None  # damage found at load, shown once
-    short_message = None
-
-    def load(self):
-        return None
-
-    def save(self, game):
-        pass
-
-    def idle(self):
-        pass
-
-    def flush(self):
-        return True
-
-    def set_settings(self, bits, game):
-        pass
-
-    def take_message(self):
-        return None
+    return NoStore()
 
 
 class Silent:
@@ -88,7 +63,7 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
     """
     from sultan import starting
 
-    store = NoStore() if store is None else store
+    store = _no_store() if store is None else store
     has_sound = sound is not None and not isinstance(sound, Silent)
     sound = Silent() if sound is None else sound
     try:
@@ -105,12 +80,13 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     it may set ``exhausted`` to end the loop (a script ran out, the window closed).
     Returns the Controller.
     """
-    store = NoStore() if store is None else store
+    store = _no_store() if store is None else store
     sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
     g = ctrl.game
     gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
-    console("SULTAN READY board=%s deal=%d mem_free=%d" % (board_id, g.deal, mem_free()))
+    free = gc.mem_free() if hasattr(gc, "mem_free") else 0  # CircuitPython's; CPython has none
+    console("SULTAN READY board=%s deal=%d mem_free=%d" % (board_id, g.deal, free))
     saved = ctrl.changes
     settings = ctrl.settings()
     n = 0

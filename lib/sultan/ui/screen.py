@@ -42,7 +42,7 @@ _CHIP_COLS = const(4)  # a card in a message ("%c"): its rank and suit tiles ove
 _CHIPS = const(2)  # at most two cards in a message
 _FOUNDATIONS = const(8)
 _BACK_SHOWN = const(255)  # _show_card's card byte for a face-down card (the stock)
-_UNKNOWN = const(-1)
+_UNKNOWN = const(254)  # _show_card's "nothing drawn yet": no card byte is 254
 CHIP = "%c"
 
 
@@ -71,7 +71,9 @@ class Screen:
         self.cols = self.layout.text_cols
         self._tiles = bytearray(_CARD_TILES)
         self.fresh = True  # the key help is on show until the first key
-        self.shown = [_UNKNOWN] * (SULTAN_PLACE + 1)  # card byte on show (0 empty, _BACK_SHOWN face down)
+        self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (0 empty, _BACK_SHOWN face down)
+        for p in range(SULTAN_PLACE + 1):
+            self.shown[p] = _UNKNOWN
         self.chip_state = [None] * _CHIPS
         from sultan.ui import build  # the making, once: then its code goes (see sultan.ui.build)
 
