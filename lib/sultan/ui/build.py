@@ -12,19 +12,29 @@ import vectorio
 
 from sultan import const, data_path
 from sultan.ui import sprites
-from sultan.ui.layout import CARD_H, CARD_W, COUNT_COLS, RING, SULTAN_PLACE
+from sultan.ui.layout import CARD_H, CARD_W, COUNT_COLS, PARK, RING, SULTAN_PLACE
 from sultan.ui.textgrid import TextLine, palette
-from sultan.ui.widgets import CURSOR, HINT, INNER, MESSAGE, OUTER, SELECTED, TEXT, Panel, Ring, parked
+from sultan.ui.widgets import Panel, Ring
 
 try:
     import bitmaptools
 except ImportError:  # a port without bitmaptools: read pixel by pixel
     bitmaptools = None
 
+TEXT = const(0xFFFFFF)  # the colours of the text and the rings (public: the tests look for them)
+MESSAGE = const(0xFFE070)
+CURSOR = const(0xFFE000)
+SELECTED = const(0x00B8FF)
+HINT = const(0xFF40E0)
+
 _CARD_COLS = const(2)  # a card: 2x3 sprite tiles
 _CARD_ROWS = const(3)
 _CARD_TILES = const(6)
 _CHIPS = const(2)  # at most two cards in a message
+_OUTER = const(0)  # a ring's bands: 2 pixels outside the card (hint, cursor) ...
+_INNER = const(1)  # ... or 2 pixels on its edge (selection)
+_BAND = const(2)  # a band's width
+_MARKER = ">"  # the menu's marker
 
 
 # ------------------------------------------------------------ the sheets
@@ -97,6 +107,14 @@ def frame_palette(outer, inner):
 
 
 # ------------------------------------------------------------ the steps
+def parked(obj):
+    """``obj`` hidden off the screen until it is first shown (why: see sultan.ui.screen's docstring)."""
+    obj.x = PARK
+    obj.hidden = True
+    return obj
+
+
+
 def make(s, display):
     """Build every object of screen ``s`` for ``display`` and make it the display's root."""
     s.sheet, s.palette = sheet()
@@ -112,6 +130,12 @@ def make(s, display):
     rings(s)
     panel(s)
     display.root_group = s.root
+
+
+def _add(s, tg):
+    """Put ``tg`` on the screen's board (in virtual pixels, over what is there); returns it."""
+    s.board.append(tg)
+    return tg
 
 
 def _sprites(s, width, height, tile, x=0, y=0):
@@ -150,7 +174,7 @@ def cards(s):
     s.cards = []
     for p in range(SULTAN_PLACE + 1):
         x, y = s.layout.place_xy(p)
-        s.cards.append(s.add(_sprites(s, _CARD_COLS, _CARD_ROWS, sprites.T_EMPTY, x, y)))
+        s.cards.append(_add(s, _sprites(s, _CARD_COLS, _CARD_ROWS, sprites.T_EMPTY, x, y)))
     sultan = s.cards[SULTAN_PLACE]
     for i in range(_CARD_TILES):
         sultan[i] = sprites.T_SULTAN + i
@@ -160,8 +184,8 @@ def counts(s, on_felt):
     """The stock's and the talon's card counts, parked until first shown."""
     s.stock_count = TextLine(s.glyphs, palette(TEXT, sprites.COLORS[sprites.BACK]), COUNT_COLS)
     s.talon_count = TextLine(s.glyphs, on_felt, COUNT_COLS)
-    s.add(parked(s.stock_count.grid))
-    s.add(parked(s.talon_count.grid))
+    _add(s, parked(s.stock_count.grid))
+    _add(s, parked(s.talon_count.grid))
 
 
 def lines(s, on_felt):
@@ -171,22 +195,37 @@ def lines(s, on_felt):
     s.status = TextLine(s.glyphs, on_felt, s.cols, x, y)
     x, y = s.layout.message_xy
     s.message = TextLine(s.glyphs, palette(MESSAGE, felt_color), s.cols, x, y)
-    s.add(s.status.grid)
-    s.add(s.message.grid)
-    s.chips = [s.add(parked(_sprites(s, _CARD_COLS, 1, sprites.T_EMPTY))) for _ in range(_CHIPS)]
-    s.star = s.add(parked(_sprites(s, 1, 1, sprites.T_STAR)))
+    _add(s, s.status.grid)
+    _add(s, s.message.grid)
+    s.chips = [_add(s, parked(_sprites(s, _CARD_COLS, 1, sprites.T_EMPTY))) for _ in range(_CHIPS)]
+    s.star = _add(s, parked(_sprites(s, 1, 1, sprites.T_STAR)))
 
 
 def rings(s):
     """Rings: hint (two), selection, cursor -- bars of one frame bitmap, in three palettes."""
     frame = frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
     hint = frame_palette(HINT, None)
-    s.rings = [Ring(frame, hint, OUTER), Ring(frame, hint, OUTER),
-               Ring(frame, frame_palette(None, SELECTED), INNER),
-               Ring(frame, frame_palette(CURSOR, None), OUTER)]
-    for ring in s.rings:
-        for bar in ring.bars:
-            s.add(bar)
+    s.rings = [ring(frame, hint, _OUTER), ring(frame, hint, _OUTER),
+               ring(frame, frame_palette(None, SELECTED), _INNER),
+               ring(frame, frame_palette(CURSOR, None), _OUTER)]
+    for r in s.rings:
+        for bar in r.bars:
+            _add(s, bar)
+
+
+def ring(frame, pal, band):
+    """A ``Ring``: four bars cut from ``frame`` (``frame_bitmap``) in ``band``, parked."""
+    w, h = frame.width, frame.height
+    o = _BAND * band
+    offsets = ((0, o), (0, h - _BAND - o), (o, 0), (w - _BAND - o, 0))
+    across = (w, _BAND, band, h // _BAND - 1 - band)
+    down = (_BAND, h, band, w // _BAND - 1 - band)
+    bars = []
+    for tw, th, first, last in (across, down):
+        for t in (first, last):
+            bars.append(parked(displayio.TileGrid(frame, pixel_shader=pal, tile_width=tw, tile_height=th,
+                                                  default_tile=t)))
+    return Ring(offsets, bars)
 
 
 def panel(s):
@@ -194,7 +233,13 @@ def panel(s):
     x, y = s.layout.panel_frame[:2]
     frame = displayio.Group(x=x, y=y)
     s.root.append(frame)
-    s.panel = Panel(s.glyphs, s.layout)
-    for grid in s.panel.grids():
-        frame.append(parked(grid))
+    lay = s.layout
+    paper = sprites.COLORS[sprites.PANEL]
+    pal = palette(TEXT, paper)
+    lines = [TextLine(s.glyphs, pal, lay.panel_cols) for _ in range(lay.panel_lines)]
+    marker = TextLine(s.glyphs, palette(CURSOR, paper), 1)
+    marker.write(_MARKER)
+    for line in lines + [marker]:
+        frame.append(parked(line.grid))
+    s.panel = Panel(lay, lines, marker)
 

@@ -80,11 +80,6 @@ class Screen:
         build.make(self, display)
         forget("sultan.ui.build")
 
-    def add(self, tg):
-        """Put ``tg`` on the board (in virtual pixels, over what is there); returns it."""
-        self.board.append(tg)
-        return tg
-
     # ------------------------------------------------------------- updating
     def update(self, ctrl):
         """Make the screen show ``ctrl`` (a ``sultan.ui.controller.Controller``)."""
