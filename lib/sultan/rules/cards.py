@@ -32,24 +32,6 @@ PACK_SIZE = const(104)
 STOCK_SIZE = const(95)  # 104 minus the nine layout cards
 
 
-def make(suit, rank):
-    """The card byte for ``suit`` (0..3) and ``rank`` (1..13)."""
-    return suit << 4 | rank
-
-
-def suit_of(card):
-    return card >> 4
-
-
-def rank_of(card):
-    return card & 15
-
-
-def is_red(card):
-    suit = card >> 4
-    return suit == HEARTS or suit == DIAMONDS
-
-
 def is_card(card):
     """True for a valid card byte (any suit, rank 1..13)."""
     return 0 < card < 64 and 1 <= card & 15 <= 13
