@@ -369,6 +369,42 @@ def test_winnable_deal_from_the_menu_is_in_the_table_and_marked():
     assert g.autoplay() == engine.WON
 
 
+def test_a_deal_beyond_the_winnable_table_needs_no_lookup(monkeypatch):
+    """Once a lookup has read a table's last deal, a new deal above it is not looked up: the
+    module is not imported (16 ms on the Pico for nearly every random deal), and the marks
+    stay exact on both sides of that end."""
+    import builtins
+
+    from sultan.rules import winnable
+    from sultan.ui import actions
+
+    for rules in (engine.RULES_SEED, engine.RULES_CLASSIC):
+        t = winnable.open_table(rules)
+        last, first = t.deal(t.count - 1), t.deal(0)
+        t.close()
+        monkeypatch.setattr(actions, "_last", [-1] * len(engine.RULES_NAMES))
+        ctrl = Controller(engine.Game(deal=first, rules=rules))
+        assert ctrl.winnable and actions._last[rules] == last
+        imports = []
+        real = builtins.__import__
+
+        def watch(name, *args, **kw):
+            if name == "sultan.rules" and "winnable" in (args[2] if len(args) > 2 and args[2] else ()):
+                imports.append(name)
+            return real(name, *args, **kw)
+
+        monkeypatch.setattr(builtins, "__import__", watch)
+        for deal in (last + 1, 999999999):
+            ctrl.new_deal(deal, rules)
+            assert not ctrl.winnable
+        assert imports == []
+        ctrl.new_deal(last, rules)  # the table's end itself: looked up, and marked
+        assert ctrl.winnable and imports == ["sultan.rules"]
+        ctrl.new_deal(first + 1 if not winnable.is_winnable(first + 1, rules) else last - 1, rules)
+        assert ctrl.winnable == winnable.is_winnable(ctrl.game.deal, rules)
+        monkeypatch.setattr(builtins, "__import__", real)
+
+
 def test_statistics_page_and_events():
     from sultan.saves.stats import Stats
     from sultan.ui.controller import STATS_PAGE

@@ -125,12 +125,17 @@ def random_deal(r, rules=0):
         t.close()
 
 
-def is_winnable(deal, rules=0):
-    """True if ``deal`` is in the table of ``rules`` (False without a table)."""
+def is_winnable(deal, rules=0, last=None):
+    """True if ``deal`` is in the table of ``rules`` (False without a table); ``last[rules]``
+    (a list, if given) becomes the table's highest deal (0 without a table)."""
     t = open_table(rules)
     if t is None:
+        if last is not None:
+            last[rules] = 0
         return False
     try:
+        if last is not None:
+            last[rules] = t.deal(t.count - 1)
         return t.contains(deal)
     finally:
         t.close()

@@ -110,7 +110,7 @@ class Menu:
         elif item == M_WINNABLE:
             d = ctrl.pick_winnable()
             if d:
-                ctrl.new_deal(d)
+                ctrl.new_deal(d, winnable=True)  # picked from the table
             else:
                 _tell(ctrl, _NO_WINNABLE)
         elif item == M_CHOOSE:
