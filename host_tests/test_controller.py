@@ -388,7 +388,7 @@ def test_a_deal_beyond_the_winnable_table_needs_no_lookup(monkeypatch):
         imports = []
         real = builtins.__import__
 
-        def watch(name, *args, **kw):
+        def watch(name, *args, imports=imports, real=real, **kw):
             if name == "sultan.rules" and "winnable" in (args[2] if len(args) > 2 and args[2] else ()):
                 imports.append(name)
             return real(name, *args, **kw)

@@ -28,7 +28,7 @@ from screen_rig import (
     screen_rect,
 )
 from sultan.rules import engine
-from sultan.ui import keys, pages, sprites, textgrid, words
+from sultan.ui import geometry, keys, pages, sprites, textgrid, words
 from sultan.ui.build import CURSOR, HINT, MESSAGE, SELECTED, TEXT
 from sultan.ui.controller import OVER, STATS_PAGE
 from sultan.ui.layout import CARD_H, CARD_W, F0, GLYPH_H, GLYPH_W, SULTAN_PLACE, TALON, TEXT_H
@@ -176,7 +176,7 @@ def test_the_divan_stands_on_trays(rig):
     lay = rig.layout
     tray = color(sprites.TRAY)
     for side, slots in ((0, (0, 1, 2)), (1, (3, 4, 5))):
-        x, y, w, h = lay.tray_rect(side)
+        x, y, w, h = geometry.tray_rect(lay, side)
         for slot in slots:
             cx, cy = lay.place_xy(slot)
             assert rig.virtual(fb, cx - 1, cy + CARD_H // 2) == tray  # the rim beside each card
@@ -610,3 +610,23 @@ def test_glyphs_cover_the_character_set():
         assert textgrid.tile(ch) == sheets.CHARS.index(ch)
         assert len(font.rows(ch)) == GLYPH_H
     assert textgrid.tile("\u2603") == textgrid.UNKNOWN
+
+
+def test_text_line_cells_follow_every_write():
+    """``TextLine.write`` decodes UTF-8 itself and skips cells it knows are blank: after any
+    sequence of writes each cell holds its character's glyph (``tile``), the rest are blank."""
+    import random
+
+    import displayio
+
+    glyphs = displayio.Bitmap(GLYPH_W * (len(sheets.CHARS) + 1), GLYPH_H, 2)
+    line = textgrid.TextLine(glyphs, textgrid.palette(0xFFFFFF, 0), 12)
+    pool = ["", "A", "Deal 123456 pass 2", "Сдача 5 — «Пирамида»…", "Ёё ok", "snow \u2603 \U0001F0A1 x",
+            "~\x7f\t", "цепочка длиннее строки", "ab"]
+    rng = random.Random(5)
+    for _ in range(300):
+        text = rng.choice(pool)[: rng.randrange(25)]
+        line.write(text)
+        want = [textgrid.tile(ch) for ch in text[:12]]
+        want += [textgrid.tile(" ")] * (12 - len(want))
+        assert [line.grid[i] for i in range(12)] == want, text

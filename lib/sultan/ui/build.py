@@ -11,7 +11,7 @@ import displayio
 import vectorio
 
 from sultan import const, data_path
-from sultan.ui import sprites
+from sultan.ui import geometry, sprites
 from sultan.ui.layout import CARD_H, CARD_W, COUNT_COLS, PARK, RING, SULTAN_PLACE
 from sultan.ui.textgrid import TextLine, palette
 from sultan.ui.widgets import Panel, Ring
@@ -166,7 +166,7 @@ def felt(s):
     s.root.append(_rectangle(_fill_palette(sprites.FELT), (0, 0, lay.vw, lay.vh), lay.scale))
     tray = _fill_palette(sprites.TRAY)  # the two trays share it
     for side in (0, 1):
-        s.root.append(_rectangle(tray, lay.tray_rect(side), lay.scale))
+        s.root.append(_rectangle(tray, geometry.tray_rect(lay, side), lay.scale))
 
 
 def cards(s):
@@ -229,7 +229,7 @@ def ring(frame, pal, band):
 
 
 def panel(s):
-    """The panel, on top of everything: unscaled, in its frame (see layout.PANEL_W)."""
+    """The panel, on top of everything: unscaled, in its frame (see geometry.PANEL_W)."""
     x, y = s.layout.panel_frame[:2]
     frame = displayio.Group(x=x, y=y)
     s.root.append(frame)

@@ -43,19 +43,7 @@ TEXT_H = const(12)  # the status and message bands: a glyph row and a pixel abov
 LINE_H = GLYPH_H  # line pitch of the panel's text
 COUNT_COLS = const(2)  # the stock's and the talon's card counts: 2 digits
 RING = const(2)  # highlight ring width outside a card
-_PYRAMID_GAP = const(2)
-_DIVAN_GAP = const(6)  # between a divan column and the pyramid
-_STOCK_GAP = const(6)  # between the right divan column and the stock
-_TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text bands are near)
 PARK = const(-256)  # x of a hidden object never shown yet: wholly off the screen
-# The panel (menus, pages, the won/lost panel, the digit editor) is drawn unscaled, in a frame of
-# PANEL_W x PANEL_H real pixels at the middle of the screen: all of a 160x128 screen, and on
-# 320x240 the same box of the same pixels.  Opening or closing a panel redraws every pixel under
-# it, 6-9 us each on the Pico (tools/emulate, 2026-12-01): scaled, a 9-line page took 340 ms.
-PANEL_W = const(160)
-PANEL_H = const(128)
-_MENU_LINES = const(5)  # the menu's window: 5 lines keep a new deal chosen from it under 150 ms at 160x128
-_PANEL_LINES = const(9)  # the tallest page (host_tests/test_words.py checks they fit)
 
 
 def cell_of(place):
@@ -67,59 +55,28 @@ def cell_of(place):
 
 
 class Layout:
-    """Geometry for a ``width`` x ``height`` display (all in virtual pixels)."""
+    """Geometry for a display (all in virtual pixels): the figures ``sultan.ui.geometry.layout``
+    works out for its size, and where a place, its ring or a panel goes."""
 
-    def __init__(self, width, height):
-        s = min(width // 160, height // 120)
-        self.scale = s if s > 1 else 1
-        self.width = width
-        self.height = height
-        vw = width // self.scale
-        vh = height // self.scale
-        self.vw = vw
-        self.vh = vh
-        self._columns(vw)
-        self._rows(vh)
-        self._text(vw, vh)
-
-    def _columns(self, vw):
-        """Columns: divan | pyramid (3) | divan | stock and talon, centred."""
-        px = CARD_W + _PYRAMID_GAP
-        total = 6 * CARD_W + 2 * _PYRAMID_GAP + 2 * _DIVAN_GAP + _STOCK_GAP
-        x = (vw - total) // 2
-        pyramid = x + CARD_W + _DIVAN_GAP
-        right = pyramid + 3 * px - _PYRAMID_GAP + _DIVAN_GAP
-        self.col_x = (x, pyramid, pyramid + px, pyramid + 2 * px, right, right + CARD_W + _STOCK_GAP)
-        self.pitch_x = px
-
-    def _rows(self, vh):
-        """Three rows of cards between the two text bands, 3 pixels apart (2 when tight)."""
-        free = vh - 2 * TEXT_H - 3 * CARD_H
-        gr = 2 if free < 12 else 3
-        top = (free - 2 * gr) // 2
-        y0 = TEXT_H + (top if top > 0 else 0)
-        self.row_y = (y0, y0 + CARD_H + gr, y0 + 2 * (CARD_H + gr))
-        self.pitch_y = CARD_H + gr
-
-    def _text(self, vw, vh):
-        """The text grids: status and message lines, the panel, the two card counts."""
-        self.text_cols = vw // GLYPH_W
-        pad = (TEXT_H - GLYPH_H) // 2
-        self.status_xy = (0, pad)
-        self.message_xy = (0, vh - TEXT_H + pad)
-        # The panel: a text line per line of content, as wide as the widest (panel_rect), so
-        # opening or closing it redraws no more than it shows; in its frame (see PANEL_W).
-        fw = min(PANEL_W, self.width)
-        fh = min(PANEL_H, self.height)
-        self.panel_frame = ((self.width - fw) // 2, (self.height - fh) // 2, fw, fh)  # real pixels
-        self.panel_lines = min((fh - 2 * TEXT_H) // LINE_H, _PANEL_LINES)
-        self.panel_cols = fw // GLYPH_W + 1  # reaches past the frame's right edge from any column
-        self.menu_lines = min(self.panel_lines, _MENU_LINES)
-        count_w = COUNT_COLS * GLYPH_W
-        x, y = self.place_xy(STOCK)
-        self.stock_count_xy = (x + (CARD_W - count_w) // 2, y + (CARD_H - GLYPH_H) // 2)
-        x, y = self.place_xy(TALON)
-        self.talon_count_xy = (x + (CARD_W - count_w) // 2, y + self.pitch_y + 1)
+    # set by sultan.ui.geometry.layout (annotations only: no code, no heap on the board)
+    scale: int  # real pixels a virtual one
+    width: int  # the display's, in real pixels
+    height: int
+    vw: int  # the virtual screen
+    vh: int
+    col_x: "tuple[int, ...]"  # the six card columns' x
+    pitch_x: int
+    row_y: "tuple[int, ...]"  # the three card rows' y
+    pitch_y: int
+    text_cols: int  # the status and message lines' columns
+    status_xy: "tuple[int, int]"
+    message_xy: "tuple[int, int]"
+    panel_frame: "tuple[int, int, int, int]"  # (x, y, w, h) in real pixels
+    panel_lines: int
+    panel_cols: int
+    menu_lines: int
+    stock_count_xy: "tuple[int, int]"
+    talon_count_xy: "tuple[int, int]"
 
     def panel_rect(self, width):
         """(x, y) in the panel's frame of a panel whose text is ``width`` columns wide: against
@@ -131,13 +88,6 @@ class Layout:
         x = fw - (width + 2) * GLYPH_W
         area = fh - 2 * TEXT_H
         return (x if x > 0 else 0), TEXT_H + (area - self.panel_lines * LINE_H) // 2
-
-    def tray_rect(self, side):
-        """(x, y, w, h) of the tray under divan column ``side`` (0 left, 1 right)."""
-        x = self.col_x[0 if side == 0 else 4] - _TRAY_PAD
-        y = max(TEXT_H, self.row_y[0] - _TRAY_PAD)
-        bottom = min(self.vh - TEXT_H, self.row_y[2] + CARD_H + _TRAY_PAD)
-        return x, y, CARD_W + 2 * _TRAY_PAD, bottom - y
 
     def place_xy(self, place):
         """Top-left virtual pixel of the card at ``place``."""

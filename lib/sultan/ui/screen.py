@@ -26,7 +26,7 @@ from sultan.rules import engine
 from sultan.rules.cards import STOCK_SIZE
 from sultan.ui import sprites, words
 from sultan.ui.controller import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
-from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON, Layout
+from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.widgets import place
 
 TYPE_CHECKING = False
@@ -67,7 +67,10 @@ class Screen:
 
     def __init__(self, display):
         self.display = display
-        self.layout = Layout(display.width, display.height)
+        from sultan.ui import build, geometry  # the making and the layout's sums, once: then
+        # their code goes (see sultan.ui.build)
+
+        self.layout = geometry.layout(display.width, display.height)
         self.cols = self.layout.text_cols
         self._tiles = bytearray(_CARD_TILES)
         self.fresh = True  # the key help is on show until the first key
@@ -75,10 +78,9 @@ class Screen:
         for p in range(SULTAN_PLACE + 1):
             self.shown[p] = _UNKNOWN
         self.chip_state = [None] * _CHIPS
-        from sultan.ui import build  # the making, once: then its code goes (see sultan.ui.build)
-
         build.make(self, display)
         forget("sultan.ui.build")
+        forget("sultan.ui.geometry")
 
     # ------------------------------------------------------------- updating
     def update(self, ctrl):
