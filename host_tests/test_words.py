@@ -345,3 +345,20 @@ def test_pages_opened_and_closed_leave_the_heap_as_it_was_and_one_language_sits_
     assert en2 == en  # back to English: the Russian words are gone
     assert 0 < en - ru < 3000, (en, ru)  # only the words differ (Russian takes two bytes a letter)
     assert start < 20000, start
+
+
+def test_a_section_is_cut_from_the_file_bytes(tmp_path):
+    """``words.read`` and ``words.section``: a words section keeps its texts (comments, blank lines
+    and keys left out), a pages section its lines as they stand (trailing blanks left out);
+    CRLF files read the same; a section may open the file; a missing one is a ValueError."""
+    text = ("[text]\n# a comment\nA one\n\nB  two\nC\n[page]\nline 1\n\n  indented\n# kept\n\n\n"
+            "[last]\nZ Сдача «7»\n")
+    for eol in ("\n", "\r\n"):
+        p = tmp_path / ("w%d.txt" % len(eol))
+        p.write_bytes(text.replace("\n", eol).encode())
+        data = words.read(str(p))
+        assert words.section(data, "text") == ("one", " two", "")
+        assert words.section(data, "page", False) == ("line 1", "", "  indented", "# kept")
+        assert words.section(data, "last") == ("Сдача «7»",)
+        with pytest.raises(ValueError):
+            words.section(data, "tex")

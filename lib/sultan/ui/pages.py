@@ -30,14 +30,7 @@ def page(name):
     if p is not None and p[0] == lang and p[1] == name:
         return p[2]
     _page = None
-    lines = words.read_lines(path(lang))
-    i = lines.index("[" + name + "]") + 1
-    end = i
-    while end < len(lines) and lines[end][:1] != "[":
-        end += 1
-    while end > i and not lines[end - 1]:
-        end -= 1  # blank lines before the next page
-    lines = tuple(lines[i:end])
+    lines = words.section(words.read(path(lang)), name, False)
     _page = (lang, name, lines)
     return lines
 

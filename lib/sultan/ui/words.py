@@ -52,8 +52,6 @@ _REDEALS_LEFT = const(8)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
-_CHUNK = const(512)  # bytes read from a words file at a time
-_KEPT = ("[text]", "[help]", "[menu]", "[menutext]", "[refusals]")  # a words file's sections, in order
 
 LANG = EN  # the language in use
 TEXT = HELP = REFUSALS = None  # read by use() (the controller calls it as it is made)
@@ -65,42 +63,43 @@ def path(lang):
     return data_path(globals().get("__file__"), "sultan/ui", FILES[lang])
 
 
-def read_lines(name):
-    """The lines of file ``name``, without their line breaks.
-
-    Read 512 bytes at a time and split by the str methods: no block as big as the file is
-    needed, and no Python loop runs a line at a time (at ~4 us a bytecode on the Pico, a
-    readline loop took 35 ms for the English words).
-    """
-    out = []
+def read(name):
+    """The bytes of file ``name``, "\r" left out (one read: 1-3 KB, let go at once)."""
     with open(name, "rb") as f:
-        tail = b""
-        while True:
-            chunk = f.read(_CHUNK)
-            if not chunk:
-                break
-            if tail:
-                chunk = tail + chunk
-            cut = chunk.rfind(b"\n") + 1
-            tail = chunk[cut:]
-            if cut:
-                out.extend(str(chunk[:cut - 1], "utf-8").replace("\r", "").split("\n"))
-    if tail:
-        out.append(str(tail, "utf-8").replace("\r", ""))
-    return out
+        data = f.read()
+    return data.replace(b"\r", b"") if b"\r" in data else data
 
 
-def _sections(name):
-    """(lines, starts) of words file ``name``: its lines, and where each of _KEPT's sections
-    begins (and, last, the end)."""
-    lines = read_lines(name)
-    return lines, [lines.index(sec) for sec in _KEPT] + [len(lines)]
+def section(data, name, keyed=True):
+    """The lines of section ``[name]`` of a words or pages file's bytes ``data``, as a tuple of
+    str: in a words file (``keyed``) the texts of its "KEY text" lines, comment and blank lines
+    left out; in a pages file its lines as they stand, blank lines at its end left out.
 
-
-def _cut(lines, at, s):
-    """Section ``s``'s texts: a "KEY text" line each, comment and blank lines left out."""
-    part = [ln for ln in lines[at[s] + 1:at[s + 1]] if ln and not ln.startswith("#")]
-    return tuple([ln[ln.find(" ") + 1:] if " " in ln else "" for ln in part])
+    The file is cut as bytes and only the lines kept become str: on CircuitPython every new
+    str is first looked for among the interned strings (on 8.x a walk over all of them), so
+    a str a line of the whole file cost the first menu 35 ms on the Pico.
+    """
+    tag = b"\n[" + name.encode() + b"]\n"
+    i = data.find(tag)
+    if i < 0:
+        if not data.startswith(tag[1:]):
+            raise ValueError("no section [%s]" % name)
+        i = -1  # the file's first line
+    i += len(tag)
+    end = data.find(b"\n[", i - 1)
+    lines = data[i:end if end >= 0 else len(data)].split(b"\n")
+    out = []
+    for ln in lines:
+        if keyed:
+            if not ln or ln[0] == 35:  # "#": a comment
+                continue
+            k = ln.find(b" ")
+            ln = ln[k + 1:] if k >= 0 else b""
+        out.append(str(ln, "utf-8"))
+    if not keyed:
+        while out and not out[-1]:
+            out.pop()  # blank lines before the next page
+    return tuple(out)
 
 
 def use(lang):
@@ -113,10 +112,10 @@ def use(lang):
     if lang != RU:
         lang = EN
     TEXT = HELP = MENU_ITEMS = MENU_TEXT = REFUSALS = None
-    lines, at = _sections(path(lang))
-    TEXT = _cut(lines, at, 0)
-    HELP = _cut(lines, at, 1)
-    REFUSALS = _cut(lines, at, 4)
+    data = read(path(lang))
+    TEXT = section(data, "text")
+    HELP = section(data, "help")
+    REFUSALS = section(data, "refusals")
     LANG = lang
     return lang
 
@@ -126,9 +125,9 @@ def menu_items():
     (``MENU_TEXT``) at the first call: a player who never opens the menu never holds them."""
     global MENU_ITEMS, MENU_TEXT
     if MENU_ITEMS is None:
-        lines, at = _sections(path(LANG))
-        MENU_ITEMS = _cut(lines, at, 2)
-        MENU_TEXT = _cut(lines, at, 3)
+        data = read(path(LANG))
+        MENU_ITEMS = section(data, "menu")
+        MENU_TEXT = section(data, "menutext")
     return MENU_ITEMS
 
 
