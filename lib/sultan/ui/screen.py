@@ -170,7 +170,12 @@ class Screen:
         while n < _CHIPS:
             self._chip(n, -1, 0)
             n += 1
-        self.message.write(out + text)
+        text = out + text
+        self.message.write(text)
+        # No message: the line is hidden, not drawn blank.  Under it is bare felt, which
+        # displayio paints for less a pixel than a TileGrid (see build.felt): the key after
+        # a message clears it faster.
+        place(self.message.grid, self.layout.message_xy, text != "")
 
     def _chip(self, n, col, card):
         state = (col, card) if col >= 0 and card else None
