@@ -1,8 +1,12 @@
 """Sultan on a CircuitPython board: pick the board profile, build the display and keys, play.
 
-Everything that knows about pins lives in one ``profile_*.py`` per board, next to this file on
-CIRCUITPY (with ``make_sound()`` where the board has a speaker and NeoPixels).  The game itself is
-``sultan.app.run`` (the same code the desktop simulator runs).
+``code.py`` calls ``parts()``, lets this module go and plays.  Everything that knows about
+pins lives in one ``profile_*.py`` per board, next to this file on CIRCUITPY (with
+``make_sound()`` where the board has a speaker and NeoPixels).  The game itself is
+``sultan.app.run`` (the same code the desktop simulator runs).  This module is compiled to
+``launch.mpy`` by the build: CircuitPython compiles ``code.py`` from source at every start
+(80 ms of it was this launcher, on the Pico), and once the parts are made its code is not
+wanted again.
 """
 
 import gc
@@ -59,7 +63,9 @@ def setting(name):  # -> str | None
     return None if value is None else str(value)
 
 
-def main() -> None:
+def parts():  # -> (display, keys, board_id, store, sound, deal)
+    """What ``sultan.app.run`` plays with on this board: its display and keys, its id, the save
+    store and the sound (None where there are none), and the test deal (None: a random one)."""
     board_id = board.board_id
     trace = setting("SULTAN_MEMTRACE") is not None
     if trace:
@@ -85,12 +91,6 @@ def main() -> None:
         free = memtrace.stage("keys+store", free)
     sound = make_sound(profile)
     gc.collect()
-    from sultan import app
-
-    gc.collect()
     if trace:
-        memtrace.stage("sound+app", free)
-    app.run(display, keys, board_id=board_id, store=store, sound=sound, deal=int(deal) if deal else None)
-
-
-main()
+        memtrace.stage("sound", free)
+    return display, keys, board_id, store, sound, int(deal) if deal else None

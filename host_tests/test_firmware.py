@@ -201,8 +201,8 @@ def test_pins_appear_only_in_profiles():
                     assert not pin.search(f.read()), "lib/%s names a pin" % fn
 
 
-def test_code_py_knows_a_profile_per_board():
-    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+def test_launch_knows_a_profile_per_board():
+    with open(os.path.join(ROOT, "firmware", "launch.py")) as f:
         tree = ast.parse(f.read())
     profiles = None
     for node in tree.body:
@@ -213,13 +213,13 @@ def test_code_py_knows_a_profile_per_board():
         assert os.path.isfile(os.path.join(ROOT, "firmware", module + ".py")), module
 
 
-def test_code_py_sound_is_optional_and_never_fatal(capsys):
-    """code.py hands app.run the profile's make_sound() where there is one; a failing one means silence."""
-    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+def test_launch_sound_is_optional_and_never_fatal(capsys):
+    """launch hands app.run the profile's make_sound() where there is one; a failing one means silence."""
+    with open(os.path.join(ROOT, "firmware", "launch.py")) as f:
         tree = ast.parse(f.read())
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make_sound")
     ns = {}
-    exec(compile(ast.Module(body=[fn], type_ignores=[]), "code.py", "exec"), ns)
+    exec(compile(ast.Module(body=[fn], type_ignores=[]), "launch.py", "exec"), ns)
 
     class Pico:  # no make_sound
         pass
@@ -237,8 +237,11 @@ def test_code_py_sound_is_optional_and_never_fatal(capsys):
     assert ns["make_sound"](Pico) is None
     assert ns["make_sound"](Broken) is None and "SULTAN no sound: DAC in use" in capsys.readouterr().out
     assert ns["make_sound"](Badge) == "the Sound"
-    main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
-    runs = [c for c in ast.walk(main) if isinstance(c, ast.Call) and getattr(c.func, "attr", "") == "run"]
+    parts = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "parts")
+    assert "make_sound(profile)" in ast.unparse(parts)
+    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+        code = ast.parse(f.read())
+    runs = [c for c in ast.walk(code) if isinstance(c, ast.Call) and getattr(c.func, "attr", "") == "run"]
     assert len(runs) == 1 and "sound" in [k.arg for k in runs[0].keywords]
 
 
@@ -356,10 +359,10 @@ def test_typecheck_catches_a_misspelt_api(tmp_path):
         assert proc.returncode == 1 and "error:" in proc.stdout, proc.stdout
 
 
-def test_code_py_test_settings():
-    """code.py reads the emulator's test settings from settings.toml (os.getenv): a test profile,
+def test_launch_test_settings():
+    """launch reads the emulator's test settings from settings.toml (os.getenv): a test profile,
     the deal, the memory trace; unset (every real board) changes nothing."""
-    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+    with open(os.path.join(ROOT, "firmware", "launch.py")) as f:
         tree = ast.parse(f.read())
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "setting")
     env = {"SULTAN_DEAL": 7, "SULTAN_SIZE": "160x128"}
@@ -370,16 +373,18 @@ def test_code_py_test_settings():
             return env.get(name)
 
     ns = {"os": FakeOs}
-    exec(compile(ast.Module(body=[fn], type_ignores=[]), "code.py", "exec"), ns)
+    exec(compile(ast.Module(body=[fn], type_ignores=[]), "launch.py", "exec"), ns)
     assert ns["setting"]("SULTAN_DEAL") == "7" and ns["setting"]("SULTAN_PROFILE") is None
-    main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
+    main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "parts")
     names = {
         c.args[0].value
         for c in ast.walk(main)
         if isinstance(c, ast.Call) and getattr(c.func, "id", "") == "setting"
     }
     assert names == {"SULTAN_PROFILE", "SULTAN_DEAL", "SULTAN_MEMTRACE"}
-    run = next(c for c in ast.walk(main) if isinstance(c, ast.Call) and getattr(c.func, "attr", "") == "run")
+    with open(os.path.join(ROOT, "firmware", "code.py")) as f:
+        code = ast.parse(f.read())
+    run = next(c for c in ast.walk(code) if isinstance(c, ast.Call) and getattr(c.func, "attr", "") == "run")
     assert "deal" in [k.arg for k in run.keywords]
 
 
@@ -393,5 +398,18 @@ def test_window_profile_is_a_test_profile_with_no_pins():
     assert "import profile_pico_ili9341 as pico" in src and "pico.make_display(width, height)" in src
     assert "def make_display" in src and "make_keys = pico.make_keys" in src
     assert not os.path.exists(os.path.join(ROOT, "firmware", "profile_pico_window.py"))
+    for fn in ("code.py", "launch.py"):
+        with open(os.path.join(ROOT, "firmware", fn)) as f:
+            assert "profile_pico_window" not in f.read()
+
+
+def test_code_py_is_only_the_door():
+    """code.py, the one file CircuitPython compiles from source at every start (80 ms on the Pico
+    for the whole launcher), gets the parts from the compiled launcher, lets it go and plays."""
     with open(os.path.join(ROOT, "firmware", "code.py")) as f:
-        assert "profile_pico_window" not in f.read()
+        src = f.read()
+    tree = ast.parse(src)
+    calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call)]
+    assert [ast.unparse(c.func) for c in calls] == ["launch.parts", "forget", "app.run"]
+    assert 'forget("launch")' in src and "del launch" in src
+    assert len(src.splitlines()) < 20

@@ -356,7 +356,7 @@ def test_wokwi_web(tmp_path):
     out = tmp_path / "web"
     files = wokwi_image.make_web(str(out), quiet=True)
     names = set(os.listdir(out))
-    assert {"diagram.json", "code.py", "profile_pico_ili9341.py", "sultan"} <= names
+    assert {"diagram.json", "code.py", "launch.py", "profile_pico_ili9341.py", "sultan"} <= names
     assert "requirements.txt" not in names and "lib" not in names
     assert (out / "sultan" / "app.py").exists()
     assert not [f for f in files if f.endswith((".mpy", ".pyc"))]

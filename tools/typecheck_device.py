@@ -20,7 +20,8 @@ CONFIG = os.path.join(ROOT, "tools", "mypy_device.ini")
 
 # board_id -> files checked against that board's pins
 GROUPS = (
-    ("raspberry_pi_pico", ["firmware/code.py", "firmware/profile_pico_ili9341.py", "lib/sultan"]),
+    ("raspberry_pi_pico",
+     ["firmware/code.py", "firmware/launch.py", "firmware/profile_pico_ili9341.py", "lib/sultan"]),
     ("pybadge", ["firmware/profile_pybadge.py"]),
     ("edgebadge", ["firmware/profile_pybadge.py"]),
     ("pygamer", ["firmware/profile_pygamer.py"]),

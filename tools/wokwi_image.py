@@ -221,6 +221,7 @@ def make_web(out, wheels=build_circuitpy.WHEELS, quiet=False):
     put("diagram.json", os.path.join(ROOT, "diagram.json"))
     fw = os.path.join(ROOT, "firmware")
     put("code.py", os.path.join(fw, "code.py"))
+    put("launch.py", os.path.join(fw, "launch.py"))
     put("profile_pico_ili9341.py", os.path.join(fw, "profile_pico_ili9341.py"))
     pkg = os.path.join(ROOT, "lib", "sultan")
     for dirpath, dirnames, filenames in os.walk(pkg):

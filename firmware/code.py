@@ -1,0 +1,15 @@
+"""Sultan, a two-deck patience: the game starts here.
+
+CircuitPython compiles this file from source at every start, so the work is in launch.py
+(compiled beside it): the board's display, keys, saves and sound.  Then the launcher's code
+goes (on CircuitPython code is heap) and the game plays.
+"""
+
+import launch
+
+display, keys, board_id, store, sound, deal = launch.parts()
+del launch
+from sultan import app, forget  # noqa: E402  (after the launcher: the parts come first)
+
+forget("launch")
+app.run(display, keys, board_id=board_id, store=store, sound=sound, deal=deal)
