@@ -461,3 +461,18 @@ def test_the_menus_hint_points_at_no_losing_move():
     ctrl = Controller(g)
     press_all(ctrl, menu_keys(ctrl, M_HINT, up=True))
     assert ctrl.message == "no safe move found" and ctrl.hint == 0 and ctrl.mode == PLAY
+
+
+def test_a_redeal_is_said_by_the_status_line_not_a_message():
+    """START on the empty stock redeals: the sound's "redeal" event, the status line's pass and the
+    stock's count say so, and the message line stays clear (so the turn after it clears nothing)."""
+    ctrl = Controller(engine.Game(deal=7))
+    g = ctrl.game
+    while g.stock_count:
+        ctrl.press(keys.START)
+    assert g.pass_no == 1
+    ctrl.press(keys.START)
+    assert g.pass_no == 2 and g.stock_count and ctrl.event == "redeal" and ctrl.message == ""
+    assert "pass 2/3" in words.status_text(g, 26)
+    ctrl.press(keys.START)
+    assert ctrl.message == "" and g.talon_count == 1

@@ -12,7 +12,7 @@ from sultan.ui import words
 from sultan.ui.controller import Controller, random_deal_number, settings_rules
 from sultan.ui.screen import Screen
 
-_SAVE_DAMAGED = const(16)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
+_SAVE_DAMAGED = const(15)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
 
 
 def start(display, deal, store, rand_deal, sound, has_sound):

@@ -17,12 +17,11 @@ from sultan.ui import words
 from sultan.ui.layout import NONE
 
 # The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_REDEAL = const(9)
-_UNDONE = const(10)
-_REDONE = const(11)
-_RESTARTED = const(12)
-_DEAL = const(13)
-_WINNABLE_DEAL = const(14)
+_UNDONE = const(9)
+_REDONE = const(10)
+_RESTARTED = const(11)
+_DEAL = const(12)
+_WINNABLE_DEAL = const(13)
 
 # Modes: what the keys drive and the screen shows.
 PLAY = const(0)
@@ -140,8 +139,8 @@ class Actions:
         if code == engine.R_STOCK_EMPTY:
             code = g.redeal()
             if code == engine.OK:
-                self.event = "redeal"
-                self.say(words.TEXT[_REDEAL] % g.pass_no)
+                self.event = "redeal"  # said by the status line's pass and the stock's new count: a
+                # message would cost the first turn after it its clearing (6,240 pixels at 320x240)
         if code == engine.OK:
             self.after_move()
         else:

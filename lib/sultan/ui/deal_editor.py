@@ -10,7 +10,7 @@ from sultan import const
 from sultan.ui import keys
 
 # The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_DEAL_RANGE = const(15)
+_DEAL_RANGE = const(14)
 
 DIGITS = const(9)
 

@@ -46,8 +46,8 @@ _STATUS_SHORT = const(3)
 _STATUS_TINY = const(4)
 _TAG_LONG = const(5)  # the status line's classic-rules tag, and its short form
 _TAG_SHORT = const(6)
-_REFUSED = const(17)
-_KEYS_HELP = const(18)
+_REFUSED = const(16)
+_KEYS_HELP = const(17)
 _REDEALS_LEFT = const(8)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
