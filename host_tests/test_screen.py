@@ -28,7 +28,7 @@ from screen_rig import (
     screen_rect,
 )
 from sultan.rules import engine
-from sultan.ui import geometry, keys, pages, sprites, textgrid, words
+from sultan.ui import build, keys, pages, sprites, textgrid, words
 from sultan.ui.build import CURSOR, HINT, MESSAGE, SELECTED, TEXT
 from sultan.ui.controller import OVER, STATS_PAGE
 from sultan.ui.layout import CARD_H, CARD_W, F0, GLYPH_H, GLYPH_W, SULTAN_PLACE, TALON, TEXT_H
@@ -176,7 +176,7 @@ def test_the_divan_stands_on_trays(rig):
     lay = rig.layout
     tray = color(sprites.TRAY)
     for side, slots in ((0, (0, 1, 2)), (1, (3, 4, 5))):
-        x, y, w, h = geometry.tray_rect(lay, side)
+        x, y, w, h = build.tray_rect(lay, side)
         for slot in slots:
             cx, cy = lay.place_xy(slot)
             assert rig.virtual(fb, cx - 1, cy + CARD_H // 2) == tray  # the rim beside each card

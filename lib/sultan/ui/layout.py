@@ -55,10 +55,10 @@ def cell_of(place):
 
 
 class Layout:
-    """Geometry for a display (all in virtual pixels): the figures ``sultan.ui.geometry.layout``
+    """Geometry for a display (all in virtual pixels): the figures ``sultan.ui.build.layout``
     works out for its size, and where a place, its ring or a panel goes."""
 
-    # set by sultan.ui.geometry.layout (annotations only: no code, no heap on the board)
+    # set by sultan.ui.build.layout (annotations only: no code, no heap on the board)
     scale: int  # real pixels a virtual one
     width: int  # the display's, in real pixels
     height: int

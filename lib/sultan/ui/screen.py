@@ -67,10 +67,9 @@ class Screen:
 
     def __init__(self, display):
         self.display = display
-        from sultan.ui import build, geometry  # the making and the layout's sums, once: then
-        # their code goes (see sultan.ui.build)
+        from sultan.ui import build  # the layout's sums and the making, once: then its code goes
 
-        self.layout = geometry.layout(display.width, display.height)
+        self.layout = build.layout(display.width, display.height)
         self.cols = self.layout.text_cols
         self._tiles = bytearray(_CARD_TILES)
         self.fresh = True  # the key help is on show until the first key
@@ -80,7 +79,6 @@ class Screen:
         self.chip_state = [None] * _CHIPS
         build.make(self, display)
         forget("sultan.ui.build")
-        forget("sultan.ui.geometry")
 
     # ------------------------------------------------------------- updating
     def update(self, ctrl):
