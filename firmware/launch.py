@@ -9,7 +9,6 @@ pins lives in one ``profile_*.py`` per board, next to this file on CIRCUITPY (wi
 wanted again.
 """
 
-import gc
 import os
 
 import board
@@ -78,19 +77,14 @@ def parts():  # -> (display, keys, board_id, store, sound, deal)
         raise RuntimeError("no Sultan profile for board %r; have %s" % (board_id, ", ".join(PROFILES)))
     deal = setting("SULTAN_DEAL")
     profile = __import__(name)
-    gc.collect()
     display = profile.make_display()
-    gc.collect()
     if trace:
         free = memtrace.stage("profile+display", free)
     keys = profile.make_keys()
-    gc.collect()
     store = open_store()
-    gc.collect()
     if trace:
         free = memtrace.stage("keys+store", free)
     sound = make_sound(profile)
-    gc.collect()
     if trace:
         memtrace.stage("sound", free)
     return display, keys, board_id, store, sound, int(deal) if deal else None
