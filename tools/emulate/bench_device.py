@@ -74,6 +74,7 @@ KINDS = (
     "redeal",
     "new deal",
     "won/lost panel",
+    "won/lost panel close",
 )
 
 
@@ -169,6 +170,8 @@ class Model:
             kind = "page close"
         elif bm == C.DEAL:
             kind = "digit change" if am == C.DEAL else "digit editor close"
+        elif am != C.OVER:
+            kind = "won/lost panel close"
         else:
             kind = "panel key"
         return kind, self.line(name)
@@ -230,6 +233,14 @@ def plan(deal):
             out.append(("START*%d!" % (turns - 1), "burst", None))
         press("START")
         press("START", "START")
+        # turn on (a burst, not timed) until the game is lost: the won/lost panel, then B (undo) closes it
+        ends = _turns_to_end(deal, [w for w, _k, _l in out])
+        if ends is not None:
+            if ends > 1:
+                for _ in range(ends - 1):
+                    m.press("START")
+                out.append(("START*%d!" % (ends - 1), "burst", None))
+            press("START", "B")
     # a new random deal (the device's differs from the host's: nothing is predicted after it)
     press("SELECT", *m.menu_to(Mn.M_NEW))
     press("A")
@@ -274,6 +285,16 @@ def _find_play(deal, words):
                 if kind2 == "play":
                     return p + ["A", "A"]
         frontier = nxt
+    return None
+
+
+def _turns_to_end(deal, words, limit=400):
+    """How many START presses from the state after ``words`` until the won/lost panel (None: never)."""
+    m = _replay(deal, words)
+    for n in range(1, limit + 1):
+        kind, _line = m.press("START")
+        if kind == "won/lost panel":
+            return n
     return None
 
 
