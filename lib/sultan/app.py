@@ -112,6 +112,11 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
         screen.update(ctrl)
         display.refresh()
+        g = ctrl.game
+        # the key's answer is on the screen: said now, before the saves (a decided game's record
+        # takes the Pico's NVM 51 ms to write, after the player already sees the panel)
+        console("SULTAN key=%s placed=%d pass=%d status=%s"
+                % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
         if ctrl.changes != saved:
             saved = ctrl.changes
             try:
@@ -126,8 +131,5 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 store.set_settings(settings, ctrl.game)
             except Exception as e:
                 print("SULTAN save failed:", e)
-        g = ctrl.game
-        console("SULTAN key=%s placed=%d pass=%d status=%s"
-                % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
     store.flush()
     return ctrl
