@@ -1,7 +1,8 @@
 """The store wired into the app loop: resume at power-on, the damage message once, saves on keys."""
 
 from sultan import app
-from sultan.saves.store import DAMAGED, DAMAGED_SHORT, MemoryRegion, Store
+from sultan.saves.memory import MemoryRegion
+from sultan.saves.store import DAMAGED, DAMAGED_SHORT, Store
 from sultan.ui import keys
 from sultan_host import scripted
 from sultan_host.bench.mash import state

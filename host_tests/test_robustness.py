@@ -12,7 +12,8 @@ import sys
 import pytest
 from conftest import LIB, run_micropython
 from sultan.rules.engine import Game
-from sultan.saves.store import MemoryRegion, Store
+from sultan.saves.memory import MemoryRegion
+from sultan.saves.store import Store
 from sultan.ui import keys
 from sultan.ui.controller import Controller
 from sultan_host.bench import mash
@@ -43,6 +44,7 @@ def mpy_lib(tmp_path_factory):
 
 
 NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "words.py", "stats.py", "record.py", "store.py",
+          "memory.py",
           "keys.py", "layout.py", "controller.py", "menu.py", "deal_editor.py", "winnable.py", "mash.py")
 
 
@@ -94,7 +96,7 @@ def test_engine_mashing_10k_actions_in_micropython(mpy_lib):
     out = run_micropython(
         "from mash import mash_engine\n"
         "from sultan.rules.engine import Game\n"
-        "from sultan.saves.store import Store, MemoryRegion\n"
+        "from sultan.saves.store import Store\nfrom sultan.saves.memory import MemoryRegion\n"
         "print(*mash_engine(Game(deal=5), 10000, 1, Store(MemoryRegion())))\n",
         heap=MASH_HEAP, path=mpy_lib,
     )
@@ -108,7 +110,7 @@ def test_controller_mashing_10k_key_events_in_micropython(mpy_lib):
         "from mash import mash_controller, Lcg\n"
         "from sultan.rules.engine import Game\n"
         "from sultan.ui.controller import Controller\n"
-        "from sultan.saves.store import Store, MemoryRegion\n"
+        "from sultan.saves.store import Store\nfrom sultan.saves.memory import MemoryRegion\n"
         "r = Lcg(77)\n"
         "ctrl = Controller(Game(deal=5), rand_deal=lambda: 1 + r.below(999999999))\n"
         "print(*mash_controller(ctrl, 10000, 3, Store(MemoryRegion())))\n"
@@ -122,7 +124,8 @@ def test_controller_mashing_10k_key_events_in_micropython(mpy_lib):
 
 SOAK = """
 import gc
-from sultan.saves.store import Store, MemoryRegion
+from sultan.saves.store import Store
+from sultan.saves.memory import MemoryRegion
 from sultan.rules.engine import Game, PLAYING, WON
 
 
@@ -185,7 +188,7 @@ def test_saves_cross_between_cpython_and_micropython(mpy_lib):
     st.flush()
     blob = bytes(st.region.data)
     code = (
-        "from sultan.saves.store import Store, MemoryRegion\n"
+        "from sultan.saves.store import Store\nfrom sultan.saves.memory import MemoryRegion\n"
         "from sultan.rules.engine import Game\n"
         "import mash\n"
         "st = Store(MemoryRegion(data=bytes.fromhex(%r)))\n"

@@ -10,8 +10,9 @@ from sultan.rules import engine
 from sultan.rules.engine import Game
 from sultan.saves import record as save
 from sultan.saves import stats
+from sultan.saves.memory import MemoryRegion
 from sultan.saves.nvm import NvmRegion, nvm_region
-from sultan.saves.store import DAMAGED, MemoryRegion, Store
+from sultan.saves.store import DAMAGED, Store
 from sultan_host.bench.mash import state
 from sultan_host.filesave import FileRegion, default_path
 from sultan_host.filesave import open_store as open_file_store

@@ -5,8 +5,9 @@ import pytest
 from sultan.rules import engine
 from sultan.rules.engine import Game
 from sultan.saves import reader, record
+from sultan.saves.memory import MemoryRegion
 from sultan.saves.nvm import NvmRegion
-from sultan.saves.store import DAMAGED, MemoryRegion, Slots, Store
+from sultan.saves.store import DAMAGED, Slots, Store
 from sultan_host.bench.mash import state
 from sultan_host.filesave import FileRegion, open_store
 

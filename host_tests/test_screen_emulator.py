@@ -83,7 +83,8 @@ def over_plan(deal):
 def compare(tmp_path, tmp_path_factory, version, size, deal, plan):
     """[(shot, key words so far, description)] of the screens that differ."""
     from PIL import Image
-    from sultan.saves.store import MemoryRegion, Store
+    from sultan.saves.memory import MemoryRegion
+    from sultan.saves.store import Store
     from sultan_host.desktop.screenshot import render
 
     shots = tmp_path / "shots"

@@ -39,7 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 LIB = os.path.join(ROOT, "lib")
 # lib/sultan files the board never imports: the host's ``from sultan.engine import Game`` shim
-HOST_ONLY_FILES = (os.path.join("sultan", "engine.py"),)
+HOST_ONLY_FILES = (os.path.join("sultan", "engine.py"), os.path.join("sultan", "saves", "memory.py"))
 DEFAULT_OUT = os.path.join(ROOT, "build", "CIRCUITPY")
 WHEELS = os.path.join(ROOT, "build", "wheels")
 

@@ -18,8 +18,9 @@ import os
 import stat
 import tempfile
 
+from sultan.saves.memory import MemoryRegion
 from sultan.saves.record import SLOT_MAX
-from sultan.saves.store import MemoryRegion, Store
+from sultan.saves.store import Store
 
 MAGIC = b"SU"  # sultan.saves.record: every record starts so
 

@@ -19,7 +19,8 @@ import time
 from sultan.rules import engine
 from sultan.rules.engine import Game
 from sultan.saves import record as save
-from sultan.saves.store import MemoryRegion, Store
+from sultan.saves.memory import MemoryRegion
+from sultan.saves.store import Store
 
 from sultan_host.bench.mash import state
 

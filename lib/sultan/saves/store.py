@@ -10,8 +10,8 @@ statistics there, written sparingly.
 A region that holds no record is "no save" when it is erased (every byte 0xFF:
 a new board's NVM, an empty or missing file) and damage otherwise.
 
-Regions: ``MemoryRegion`` here (RAM), ``sultan.saves.nvm`` (the device's NVM),
-``sultan_host.filesave`` (a file, replaced atomically).
+Regions: ``sultan.saves.memory.MemoryRegion`` (RAM: the host's tests and tools),
+``sultan.saves.nvm`` (the device's NVM), ``sultan_host.filesave`` (a file, replaced atomically).
 """
 
 from sultan import forget, ticks_diff, ticks_ms
@@ -21,31 +21,6 @@ from sultan.saves.stats import Stats
 
 DAMAGED = "save data was damaged; starting a new game"
 DAMAGED_SHORT = "save damaged: new game"  # for a 26-column message line
-
-
-# ------------------------------------------------------------- byte regions
-class MemoryRegion:
-    """A byte region in RAM (tests, and boards without a usable NVM)."""
-
-    def __init__(self, size=2 * SLOT_MAX, fill=0xFF, data=None):
-        if data is not None:  # bytes found somewhere: whatever they are, they are not "fresh"
-            self.data = bytearray(data)
-            self.fresh = False
-        else:
-            self.data = bytearray(size)
-            for i in range(size):
-                self.data[i] = fill
-            self.fresh = True  # never held a save: an empty region is not "damaged"
-
-    def __len__(self):
-        return len(self.data)
-
-    def read(self, offset, n):
-        return memoryview(self.data)[offset:offset + n]  # a view: no copy (read at once, never kept)
-
-    def write(self, offset, data):
-        self.data[offset:offset + len(data)] = data
-        self.fresh = False
 
 
 # ------------------------------------------------------------- the two slots
