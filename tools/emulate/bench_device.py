@@ -33,7 +33,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -224,23 +223,25 @@ def plan(deal):
     # the digit editor
     press("SELECT", *m.menu_to(Mn.M_CHOOSE))
     press("A", "UP", "LEFT", "DOWN", "B")
-    # empty the stock (a burst, not timed), then the redeal
-    turns = _turns_to_redeal(deal, [w for w, _k, _l in out])
-    if turns is not None:
-        if turns > 1:
-            for _ in range(turns - 1):
+    def burst_until(want):
+        """START pressed in a burst (not timed) up to the press of kind ``want``, which is timed;
+        False if the game never gets there."""
+        n = _starts_until(deal, [w for w, _k, _l in out], want)
+        if n is None:
+            return False
+        if n > 1:
+            for _ in range(n - 1):
                 m.press("START")
-            out.append(("START*%d!" % (turns - 1), "burst", None))
+            out.append(("START*%d!" % (n - 1), "burst", None))
         press("START")
+        return True
+
+    # empty the stock, then the redeal and two turns; then on until the game is lost: the
+    # won/lost panel, and B (an undo) to close it
+    if burst_until("redeal"):
         press("START", "START")
-        # turn on (a burst, not timed) until the game is lost: the won/lost panel, then B (undo) closes it
-        ends = _turns_to_end(deal, [w for w, _k, _l in out])
-        if ends is not None:
-            if ends > 1:
-                for _ in range(ends - 1):
-                    m.press("START")
-                out.append(("START*%d!" % (ends - 1), "burst", None))
-            press("START", "B")
+        if burst_until("won/lost panel"):
+            press("B")
     # a new random deal (the device's differs from the host's: nothing is predicted after it)
     press("SELECT", *m.menu_to(Mn.M_NEW))
     press("A")
@@ -288,99 +289,17 @@ def _find_play(deal, words):
     return None
 
 
-def _turns_to_end(deal, words, limit=400):
-    """How many START presses from the state after ``words`` until the won/lost panel (None: never)."""
+def _starts_until(deal, words, want, limit=400):
+    """How many START presses from the state after ``words`` until one of kind ``want`` ("redeal",
+    "won/lost panel"); None if the game ends first, or never within ``limit``."""
     m = _replay(deal, words)
     for n in range(1, limit + 1):
         kind, _line = m.press("START")
-        if kind == "won/lost panel":
-            return n
-    return None
-
-
-def _turns_to_redeal(deal, words, limit=200):
-    """How many START presses from the state after ``words`` until one redeals (None: never)."""
-    m = _replay(deal, words)
-    for n in range(1, limit + 1):
-        kind, _ = m.press("START")
-        if kind == "redeal":
+        if kind == want:
             return n
         if kind == "won/lost panel":
             return None
     return None
-
-
-# ------------------------------------------------------------------ running the emulator
-def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None, report=None, extra=()):
-    cmd = [
-        "node",
-        os.path.join(HERE, "emulate.js"),
-        "--firmware",
-        image,
-        "--bootrom",
-        bootrom,
-        "--out",
-        out_dir,
-        "--quiet",
-        "--no-shots",
-        "--timeout-s",
-        "3000",
-    ]
-    if keys:
-        cmd += ["--keys", keys]
-    if scenario:
-        cmd += ["--scenario", scenario]
-    if window:
-        cmd += ["--window", window]
-    if report:
-        cmd += ["--report", report]
-        if os.path.exists(report):  # never read an earlier run's figures
-            os.remove(report)
-    cmd += list(extra)
-    t0 = time.time()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    return proc, time.time() - t0
-
-
-def bare_run(job):
-    scenario = os.path.join(job["dir"], "bare.yaml")
-    with open(scenario, "w") as f:
-        f.write("name: bare code.py\nversion: 1\nsteps:\n  - wait-serial: 'SULTAN BARE'\n")
-    report = os.path.join(job["dir"], "bare.json")
-    proc, wall = run_emulator(job["image"], job["bootrom"], job["dir"], scenario=scenario, report=report)
-    if proc.returncode != 0:
-        return {"error": (proc.stderr or proc.stdout)[-800:]}
-    data = json.load(open(report))
-    line = next((ln for ln in data["lines"] if "SULTAN BARE" in ln["text"]), {"text": ""})
-    m = re.search(r"heap=(\d+) mem_free=(\d+) waited_ms=(\d+)", line["text"])
-    if not m:
-        return {"error": "no SULTAN BARE line: %r" % [ln["text"] for ln in data["lines"]][:5]}
-    # the bare code.py's first line: when it started (it waited for the USB host before printing)
-    return {
-        "line_ms": line["ms"] - int(m.group(3)),
-        "heap": int(m.group(1)),
-        "mem_free": int(m.group(2)),
-        "wall_s": wall,
-    }
-
-
-def game_run(job):
-    report = os.path.join(job["dir"], "game.json")
-    extra = ["--random-keys", str(job["soak"]), "--seed", str(job["seed"])] if job.get("soak") else []
-    proc, wall = run_emulator(
-        job["image"],
-        job["bootrom"],
-        job["dir"],
-        keys=job["keys"],
-        window=job["window"],
-        report=report,
-        extra=extra,
-    )
-    data = json.load(open(report)) if os.path.exists(report) else {}
-    data["returncode"] = proc.returncode
-    data["stderr_tail"] = proc.stderr[-1500:]
-    data["wall_s"] = wall
-    return data
 
 
 # ------------------------------------------------------------------ the table
