@@ -33,6 +33,7 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -300,6 +301,79 @@ def _starts_until(deal, words, want, limit=400):
         if kind == "won/lost panel":
             return None
     return None
+
+
+# ------------------------------------------------------------------ running the emulator
+def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None, report=None, extra=()):
+    cmd = [
+        "node",
+        os.path.join(HERE, "emulate.js"),
+        "--firmware",
+        image,
+        "--bootrom",
+        bootrom,
+        "--out",
+        out_dir,
+        "--quiet",
+        "--no-shots",
+        "--timeout-s",
+        "3000",
+    ]
+    if keys:
+        cmd += ["--keys", keys]
+    if scenario:
+        cmd += ["--scenario", scenario]
+    if window:
+        cmd += ["--window", window]
+    if report:
+        cmd += ["--report", report]
+        if os.path.exists(report):  # never read an earlier run's figures
+            os.remove(report)
+    cmd += list(extra)
+    t0 = time.time()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    return proc, time.time() - t0
+
+
+def bare_run(job):
+    scenario = os.path.join(job["dir"], "bare.yaml")
+    with open(scenario, "w") as f:
+        f.write("name: bare code.py\nversion: 1\nsteps:\n  - wait-serial: 'SULTAN BARE'\n")
+    report = os.path.join(job["dir"], "bare.json")
+    proc, wall = run_emulator(job["image"], job["bootrom"], job["dir"], scenario=scenario, report=report)
+    if proc.returncode != 0:
+        return {"error": (proc.stderr or proc.stdout)[-800:]}
+    data = json.load(open(report))
+    line = next((ln for ln in data["lines"] if "SULTAN BARE" in ln["text"]), {"text": ""})
+    m = re.search(r"heap=(\d+) mem_free=(\d+) waited_ms=(\d+)", line["text"])
+    if not m:
+        return {"error": "no SULTAN BARE line: %r" % [ln["text"] for ln in data["lines"]][:5]}
+    # the bare code.py's first line: when it started (it waited for the USB host before printing)
+    return {
+        "line_ms": line["ms"] - int(m.group(3)),
+        "heap": int(m.group(1)),
+        "mem_free": int(m.group(2)),
+        "wall_s": wall,
+    }
+
+
+def game_run(job):
+    report = os.path.join(job["dir"], "game.json")
+    extra = ["--random-keys", str(job["soak"]), "--seed", str(job["seed"])] if job.get("soak") else []
+    proc, wall = run_emulator(
+        job["image"],
+        job["bootrom"],
+        job["dir"],
+        keys=job["keys"],
+        window=job["window"],
+        report=report,
+        extra=extra,
+    )
+    data = json.load(open(report)) if os.path.exists(report) else {}
+    data["returncode"] = proc.returncode
+    data["stderr_tail"] = proc.stderr[-1500:]
+    data["wall_s"] = wall
+    return data
 
 
 # ------------------------------------------------------------------ the table
