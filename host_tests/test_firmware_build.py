@@ -88,9 +88,10 @@ def test_consts_only_their_module_names_are_made_private_on_the_device():
                 "def f():\n    return X + Y + Z + W, 'X', \"Y\"\n",
         "b.py": "from a import Y\nprint(Y)\n",
         "c.py": "import a\ngetattr(a, 'Z')\n",
+        "d.py": '"""Prose may name X: a docstring is no getattr."""\n',
     }
     private = bc.private_names(sources)
-    assert private == {"a.py": {"X"}, "b.py": set(), "c.py": set()}  # W: its module has _W already
+    assert private == {"a.py": {"X"}, "b.py": set(), "c.py": set(), "d.py": set()}  # W: a has _W already
     out = bc.rename(sources["a.py"], private["a.py"])
     assert out.splitlines()[0] == "_X = const(1)  # X here"
     assert "return _X + Y + Z + W, 'X', \"Y\"" in out
@@ -100,11 +101,61 @@ def test_consts_only_their_module_names_are_made_private_on_the_device():
     assert ns["f"]() == (10, "X", "Y")
 
 
+def test_consts_read_from_another_module_are_folded_into_the_reader():
+    """``from m import N`` and ``m.N`` of an int ``N = const(n)`` become the reader's own ``_N``; the
+    import goes when nothing else wants it, lines stay put, and the code computes the same."""
+    sources = {
+        "p/a.py": '"""A."""\nX = const(3)\nY = const(X + 4)\nZ = const(5)\nT = (1, 2)\nS = const(9)\n',
+        "p/b.py": '"""B."""\nfrom p.a import (\n    X,\n    T,\n)\nfrom p.a import Y  # passed on\n\n'
+                  "def f():\n    return X + T[0]\n",
+        "p/c.py": '"""C."""\nfrom p import a\nfrom p.b import Y\nfrom p.a import Z\n\n'
+                  "def g(k):\n    return a.X * 100 + Y * 10 + Z + a.T[1] + k + a.S\n",
+        "p/d.py": '"""D."""\nfrom p.a import S\nprint("S")\n\ndef h():\n    return S\n',
+    }
+    out = bc.fold(sources, lambda path: path[:-3].replace("/", "."))
+    for path, text in out.items():
+        assert text.count("\n") == sources[path].count("\n"), path
+    b, c, d = out["p/b.py"], out["p/c.py"], out["p/d.py"]
+    assert "_X = const(3)" in b and "from p.a import T" in b and "return _X + T[0]" in b
+    assert "import Y" not in b  # b only passed Y on, and c now folds it
+    assert "_X = const(3)" in c and "_Y = const(7)" in c and "_Z = const(5)" in c and "a.T[1]" in c
+    assert "from p.a import Z" not in c and "from p.b import Y" not in c
+    assert "from p.a import S" in d and "return _S" in d  # a string says "S": the name stays bound
+    assert "p/a.py" not in out  # a's own consts are private_names' business
+    # same results: run the modules as a package
+    import types
+
+    mods = {}
+    for name in ("p/a.py", "p/b.py", "p/c.py", "p/d.py"):
+        mods[name] = out.get(name, sources[name])
+    ns_a = {"const": lambda v: v}
+    exec(mods["p/a.py"], ns_a)
+    pkg = types.SimpleNamespace(a=types.SimpleNamespace(**ns_a))
+    ns_b = {"const": lambda v: v, "T": ns_a["T"]}
+    exec(mods["p/b.py"].replace("from p.a import T", ""), ns_b)
+    ns_c = {"const": lambda v: v, "a": pkg.a}
+    exec(mods["p/c.py"].replace("from p import a", ""), ns_c)
+    assert ns_b["f"]() == 3 + 1
+    assert ns_c["g"](1) == 300 + 70 + 5 + 2 + 1 + 9
+
+
+def test_a_name_stored_or_taken_as_a_parameter_is_never_folded():
+    sources = {
+        "p/a.py": '"""A."""\nX = const(3)\nW = const(4)\n',
+        "p/b.py": '"""B."""\nfrom p.a import X, W\n\ndef f(W):\n    return X + W\n',
+        "p/c.py": '"""C."""\nfrom p.a import X\nX = X + 1\n',
+    }
+    out = bc.fold(sources, lambda path: path[:-3].replace("/", "."))
+    assert out == {}  # X is stored in c, W is b's parameter
+
+
 def test_the_build_makes_device_private_consts_private(built):
     cp, out, manifest = built
     private = manifest["private_consts"]
     assert "R_BAD_PLACE" in private["sultan.rules.engine"]  # said by number only on the board
-    assert "A_PLAY" not in private["sultan.rules.engine"]  # the screen reads engine.A_PLAY
+    # the screen reads engine.A_PLAY: the build folds it there (build_circuitpy.fold), so it goes too
+    assert "A_PLAY" in private["sultan.rules.engine"]
+    assert "VERSION" not in private["sultan.saves.record"]  # winnable.py has a VERSION of its own
     assert "PLAYED" in private["sultan.saves.stats"]
     with open(os.path.join(out, "lib", "sultan", "saves", "stats.mpy"), "rb") as f:
         blob = f.read()

@@ -226,15 +226,37 @@ CONST_LINE = re.compile(r"^([A-Z][A-Z0-9_]*)\s*=\s*const\(", re.M)
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def words(text):
-    """Every name in ``text``: its NAME tokens, and the identifier-like words in its strings."""
+def docstring_starts(text):
+    """(row, col) where each docstring of ``text`` starts: prose, never a name the code looks up."""
     out = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                out.add((first.lineno, first.col_offset))
+    return out
+
+
+def words(text):
+    """Every name in ``text``: its NAME tokens, and the identifier-like words in its strings
+    (docstrings aside)."""
+    out = set()
+    docs = docstring_starts(text)
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         if tok.type == tokenize.NAME:
             out.add(tok.string)
-        elif tok.type == tokenize.STRING:
+        elif tok.type == tokenize.STRING and tok.start not in docs:
             out.update(WORD.findall(tok.string))
     return out
+
+
+def source_module(path):
+    """The dotted module name of a device source: lib/sultan/ui/screen.py is sultan.ui.screen,
+    firmware/launch.py (or any other folder's) launch."""
+    rel = os.path.relpath(path, LIB) if path.startswith(LIB + os.sep) else os.path.basename(path)
+    name = rel[:-3].replace(os.sep, ".")
+    return name[: -len(".__init__")] if name.endswith(".__init__") else name
 
 
 def private_names(sources):
@@ -266,6 +288,239 @@ def rename(text, names):
     for row, col in reversed(hits):  # right to left: earlier columns stay put
         line = lines[row - 1]
         lines[row - 1] = line[:col] + "_" + line[col:]
+    return "".join(lines)
+
+
+# ------------------------------------------------------------------ cross-module constant folding
+# A device module's ``from m import NAME`` and ``m.NAME``, where ``NAME = const(n)`` in ``m``,
+# become a private ``_NAME = const(n)`` of its own.
+#
+# Why: on CircuitPython every name a module's bytecode holds is interned when the module loads.
+# CircuitPython 8 finds or makes each one by walking its whole table of names (about 0.4 ms a new
+# name on the Pico, in tools/emulate: 200 new names take 93 ms to import, the same code with one
+# name 6 ms), and every public name stays in the heap for good.  A ``const`` whose name starts
+# with "_" is folded into the code by the compiler and leaves no name behind.  The screen alone
+# read 16 numbers of five other modules; after this pass they are in its bytecode, and
+# ``private_names`` then finds the defining module's const named nowhere else and makes it
+# private too: 154 consts in all, against 82 before (docstrings no longer count as a mention).
+#
+# Conservative: a read folds only where its name resolves to one int, and a name never folds if
+# any device source stores it, deletes it, takes it as a parameter, defines a function or class of
+# that name or binds it by any other import.  A name that some string holds (a getattr, say) still
+# folds where it is read, but the imports that bind it stay.  Lines stay where they were: the
+# definitions join the docstring's last line, and an import keeps its lines (blank where a name
+# went).
+#
+# ``fold(sources, module_of)`` -> {path: new text} for the sources it changed.
+SMALL = 1 << 30  # a small int on every board (the engine's rule)
+
+
+def _is_const_call(node):
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "const"
+            and len(node.args) == 1 and not node.keywords)
+
+
+def _value(node, known):
+    """The int ``node`` evaluates to with the names in ``known``, or None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        return known.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Invert)):
+        v = _value(node.operand, known)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else ~v)
+    if isinstance(node, ast.BinOp):
+        a, b = _value(node.left, known), _value(node.right, known)
+        if a is None or b is None:
+            return None
+        ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+               ast.LShift: lambda: a << b if 0 <= b < 31 else None,
+               ast.RShift: lambda: a >> b if b >= 0 else None,
+               ast.BitOr: lambda: a | b, ast.BitAnd: lambda: a & b, ast.BitXor: lambda: a ^ b,
+               ast.FloorDiv: lambda: a // b if b else None}
+        op = ops.get(type(node.op))
+        return op() if op else None
+    return None
+
+
+class _Module:
+    """What one source says about names: its consts, its imports of our modules, its reads."""
+
+    def __init__(self, path, text, modules):
+        self.path = path
+        self.text = text
+        self.tree = ast.parse(text)
+        self.consts = {}  # NAME -> int, its top-level ``NAME = const(...)``
+        self.imported = {}  # local -> (module, name): top-level ``from module import name [as local]``
+        self.import_nodes = []  # those ImportFrom nodes
+        self.aliases = {}  # local -> module: ``from package import module`` / ``import module as local``
+        self.bad = set()  # names bound or rebound where a read of them cannot fold
+        body = self.tree.body
+        self.doc_end = body[0].end_lineno if body and isinstance(body[0], ast.Expr) and isinstance(
+            getattr(body[0], "value", None), ast.Constant) and isinstance(body[0].value.value, str) else 0
+        for st in body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and _is_const_call(st.value):
+                v = _value(st.value.args[0], self.consts)
+                if v is not None and -SMALL <= v < SMALL:
+                    self.consts[st.targets[0].id] = v
+            elif isinstance(st, ast.ImportFrom) and st.level == 0 and (st.module in modules or all(
+                    st.module + "." + a.name in modules for a in st.names)):
+                self.import_nodes.append(st)
+                for a in st.names:
+                    if a.name == "*":
+                        self.bad.add("*")
+                        continue
+                    local = a.asname or a.name
+                    sub = st.module + "." + a.name
+                    if sub in modules:
+                        self.aliases[local] = sub
+                    else:
+                        self.imported[local] = (st.module, a.name)
+            elif isinstance(st, ast.Import) and all(a.name in modules and a.asname for a in st.names):
+                self.import_nodes.append(st)
+                for a in st.names:
+                    self.aliases[a.asname] = a.name
+        # names stored, deleted, declared global or taken as parameters anywhere: never folded
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                if node.id not in self.consts:
+                    self.bad.add(node.id)
+            elif isinstance(node, ast.arg):
+                self.bad.add(node.arg)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.bad.update(node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                self.bad.add(node.name)
+            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+                self.bad.add(node.attr)
+        for local in list(self.aliases):  # a module alias rebound elsewhere is not one
+            if local in self.bad:
+                del self.aliases[local]
+            elif isinstance(node, (ast.Import, ast.ImportFrom)) and node not in self.import_nodes:
+                for a in node.names:  # bound by another import (a lazy one, say)
+                    self.bad.add((a.asname or a.name).split(".")[0])
+        # words inside strings other than docstrings: a getattr or a format may mean the name
+        docs = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body \
+                    and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+                docs.add(id(node.body[0].value))
+        self.said = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                self.said.update(WORD.findall(node.value))
+
+
+def fold(sources, module_of):
+    """{path: folded text} for each of ``sources`` ({path: text}, every device module) that changes;
+    ``module_of(path)`` is the dotted module name of a path."""
+    modules = {module_of(p): p for p in sources}
+    mods = {p: _Module(p, t, modules) for p, t in sources.items()}
+    by_name = {module_of(p): m for p, m in mods.items()}
+    bad, said = set(), set()
+    for m in mods.values():
+        bad |= m.bad
+        said |= m.said
+
+    def value(module, name, seen=()):
+        m = by_name.get(module)
+        if m is None or (module, name) in seen:
+            return None
+        if name in m.consts:
+            return m.consts[name]
+        if name in m.imported:
+            src, real = m.imported[name]
+            return value(src, real, seen + ((module, name),))
+        return None
+
+    # every read of a name in a module, and what it folds to: {path: [(node, name, value)]}
+    plans = {}
+    for p, m in mods.items():
+        reads = []
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                    and isinstance(node.value, ast.Name) and node.value.id in m.aliases:
+                v = value(m.aliases[node.value.id], node.attr)
+                reads.append((node, node.attr, v))
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in m.imported:
+                src, real = m.imported[node.id]
+                reads.append((node, node.id, value(src, real)))
+        plans[p] = reads
+    # a name folds only where every read of it, in every module, has a value
+    for reads in plans.values():
+        for _node, name, v in reads:
+            if v is None:
+                bad.add(name)
+    out = {}
+    for p, m in mods.items():
+        text = _rewrite(m, plans[p], bad, said, value)
+        if text != m.text:
+            out[p] = text
+    return out
+
+
+def _private(name):
+    return name if name.startswith("_") else "_" + name
+
+
+def _rewrite(m, reads, bad, said, value):
+    lines = m.text.splitlines(True)
+    edits = []  # (row, col_start, col_end, replacement), all on one line each
+    defs = {}  # private name -> value
+    names_here = {n.id for n in ast.walk(m.tree) if isinstance(n, ast.Name)}
+    for node, name, v in reads:
+        if name in bad or v is None:
+            continue
+        if isinstance(node, ast.Attribute):
+            if node.lineno != node.end_lineno:
+                continue
+            private = _private(node.attr)
+        else:
+            private = _private(name)
+        if private != name and private in names_here and private not in defs:
+            continue  # the module has a name of its own like it
+        if defs.get(private, v) != v:
+            continue
+        defs[private] = v
+        edits.append((node.lineno, node.col_offset, node.end_col_offset, private))
+    # imports: drop the names folded away (their reads are all rewritten above)
+    read = {name for node, name, v in reads if isinstance(node, ast.Name)}
+    for st in m.import_nodes:
+        if not isinstance(st, ast.ImportFrom):
+            continue
+        keep = []
+        dropped = False
+        for a in st.names:
+            local = a.asname or a.name
+            if local in m.imported and local not in bad and local not in said \
+                    and value(*m.imported[local]) is not None \
+                    and (_private(local) in defs or local not in read):  # folded, or only passed on
+                dropped = True
+            else:
+                keep.append(a.name if not a.asname else "%s as %s" % (a.name, a.asname))
+        if not dropped:
+            continue
+        first, last = st.lineno, st.end_lineno
+        head = lines[first - 1][:st.col_offset]
+        tail = lines[last - 1][st.end_col_offset:]
+        if head.strip() or tail.split("#")[0].strip():
+            continue  # shares its line with another statement
+        stmt = "from %s import %s" % (st.module, ", ".join(keep)) if keep else ""
+        lines[first - 1] = head + stmt + "\n"
+        for row in range(first, last):
+            lines[row] = "\n"
+    for row, c1, c2, new in sorted(edits, key=lambda e: (e[0], -e[1])):
+        line = lines[row - 1]
+        lines[row - 1] = line[:c1] + new + line[c2:]
+    if defs:
+        text = "".join("; %s = const(%d)" % kv for kv in sorted(defs.items()))
+        row = m.doc_end or 1
+        line = lines[row - 1]
+        if m.doc_end:
+            lines[row - 1] = line.rstrip("\n") + text + "\n"
+        else:
+            lines.insert(0, text[2:] + "\n")
     return "".join(lines)
 
 
@@ -416,11 +671,13 @@ def build(cp=DEFAULT_CP, out=DEFAULT_OUT, py_only=False, mpy_cross=None, wheels=
     for path in device_sources() + [src for rel, src in extra_files if rel.endswith(".py")]:
         with open(path, encoding="utf-8") as f:
             texts[path] = f.read()
+    folded = fold(texts, source_module)  # (see "cross-module constant folding")
+    texts.update(folded)
     private = private_names(texts)
 
     def emit(rel, src_path, data=None, compile_it=True):
-        if data is None and private.get(src_path):
-            data = rename(texts[src_path], private[src_path]).encode("utf-8")
+        if data is None and (private.get(src_path) or src_path in folded):
+            data = rename(texts[src_path], private.get(src_path)).encode("utf-8")
         if data is not None:
             src_path = os.path.join(staging, ".src.py")
             with open(src_path, "wb") as f:
