@@ -119,3 +119,23 @@ def test_reader_on_micropython_reads_entries_by_seek():
     assert (count, d0, picked, hits) == (len(deals), deals[0], deals[123456789 % len(deals)], 3)
     assert grew <= 64 < size  # lookups by seek into a buffer made once: nothing on the heap (0 measured)
     assert second.endswith("sultan/rules/winnable_seed.tbl")
+
+
+def test_make_winnable_writes_each_tables_last_deal_into_the_module(tmp_path):
+    """winnable.LAST_SEED / LAST_CLASSIC are the tables' highest deals, and ``make winnable``
+    rewrites just those lines (a new table, a new end)."""
+    for rules in (RULES_SEED, RULES_CLASSIC):
+        t = winnable.open_table(rules)
+        assert t.deal(t.count - 1) == (winnable.LAST_CLASSIC if rules else winnable.LAST_SEED)
+        t.close()
+    src = tmp_path / "winnable.py"
+    with open(winnable.__file__, encoding="utf-8") as f:
+        text = f.read()
+    src.write_text(text, encoding="utf-8")
+    winnable_table.write_last(RULES_CLASSIC, 1234, str(src))
+    new = src.read_text(encoding="utf-8")
+    assert "LAST_CLASSIC = const(1234)" in new and "LAST_SEED = const(%d)" % winnable.LAST_SEED in new
+    assert new.count("\n") == text.count("\n")
+    src.write_text(text.replace("LAST_SEED = const(", "# LAST_SEED = "), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        winnable_table.write_last(RULES_SEED, 5, str(src))

@@ -15,6 +15,7 @@ fail until the tables are made again with this command.
 
 import argparse
 import os
+import re
 import struct
 import sys
 import time
@@ -99,6 +100,22 @@ def collect(rules, count, jobs, budget):
     return found[:count]
 
 
+LAST_NAMES = ("LAST_SEED", "LAST_CLASSIC")  # sultan.rules.winnable's, by rules number
+
+
+def write_last(rules, deal, src=None):
+    """Write ``deal`` as the highest deal of ``rules``' table into ``src`` (sultan/rules/winnable.py:
+    its ``LAST_SEED = const(n)`` line, or ``LAST_CLASSIC``'s)."""
+    src = src or winnable.__file__
+    with open(src, encoding="utf-8") as f:
+        text = f.read()
+    line = re.compile(r"^%s = const\(\d+\)$" % LAST_NAMES[rules], re.M)
+    if len(line.findall(text)) != 1:
+        raise SystemExit("%s: no single %s line to update" % (src, LAST_NAMES[rules]))
+    with open(src, "w", encoding="utf-8") as f:
+        f.write(line.sub("%s = const(%d)" % (LAST_NAMES[rules], deal), text))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rules", choices=RULES_NAMES + ("all",), default="all")
@@ -114,7 +131,7 @@ def main(argv=None):
         path = winnable.table_path(rules)
         if args.check:
             _r, _w, fp, deals = read_all(path)
-            ok = fp == fingerprint(rules)
+            ok = fp == fingerprint(rules) and deals[-1] == getattr(winnable, LAST_NAMES[rules])
             print("%s: %d deals, fingerprint %08x %s" % (path, len(deals), fp, "current" if ok else "STALE"))
             status |= not ok
             continue
@@ -123,6 +140,7 @@ def main(argv=None):
         data = encode(rules, deals)
         with open(path, "wb") as f:
             f.write(data)
+        write_last(rules, deals[-1])
         print("%s: %d deals (%d-%d), %d bytes, %.0f s" % (
             os.path.relpath(path, os.path.dirname(LIB)),
             len(deals), deals[0], deals[-1], len(data), time.time() - t0))

@@ -13,6 +13,7 @@ won/lost panel; ``sultan.ui.controller`` is where the screen and tests import th
 
 from sultan import const, forget
 from sultan.rules import engine
+from sultan.rules.winnable import LAST_CLASSIC, LAST_SEED
 from sultan.ui import words
 from sultan.ui.layout import NONE
 
@@ -32,21 +33,14 @@ OVER = const(4)
 STATS_PAGE = const(5)
 
 
-# Each table's highest deal, once a lookup has read it (-1: not yet; 0: no table).  A deal
-# above it needs no lookup, and nearly every random deal is above (the seed table ends at
-# 440,847, the classic one at 2,037, of 999,999,999): a new deal skips the import of
-# sultan.rules.winnable and the file's binary search, 16 ms on the Pico.
-_last = [-1] * len(engine.RULES_NAMES)
-
-
 def _is_winnable(deal, rules):
     """True if ``deal`` is in the shipped table of known-winnable deals of ``rules``."""
-    if not deal or deal > _last[rules] >= 0:
-        return False
+    if not deal or deal > (LAST_CLASSIC if rules else LAST_SEED):
+        return False  # above the table's end: no lookup (see sultan.rules.winnable's LAST_SEED)
     try:
         from sultan.rules import winnable
 
-        return winnable.is_winnable(deal, rules, _last)
+        return winnable.is_winnable(deal, rules)
     except (ImportError, OSError, ValueError, MemoryError):  # no table on this build: no mark
         return False
     finally:
