@@ -4,8 +4,6 @@
 and on CircuitPython a module's code is heap.
 """
 
-import gc
-
 from sultan import const
 from sultan.rules import engine
 from sultan.ui import words
@@ -29,7 +27,6 @@ def start(display, deal, store, rand_deal, sound, has_sound):
         if deal is None:
             deal = (rand_deal or random_deal_number)()
         game = engine.Game(deal=deal, rules=settings_rules(store.settings))  # the ruleset last chosen
-    gc.collect()
     ctrl = Controller(game, rand_deal, has_sound, store.stats, store.settings)
     sound.set_sound(ctrl.sound_on)
     sound.set_lights(ctrl.lights_on)
@@ -42,7 +39,6 @@ def start(display, deal, store, rand_deal, sound, has_sound):
         elif len(text) > screen.cols:
             text = store.short_message
         ctrl.say(text)
-    gc.collect()
     screen.update(ctrl)
     display.refresh()  # one refresh: the screen keeps what starts hidden off the screen, so the
     # first key redraws only what it changes (see sultan.ui.screen)
