@@ -149,6 +149,49 @@ def test_a_name_stored_or_taken_as_a_parameter_is_never_folded():
     assert out == {}  # X is stored in c, W is b's parameter
 
 
+def _sheet_size(data):
+    """(bits a pixel, width, height) of an "SB" file."""
+    depth, w, h = data[2], data[4] | data[5] << 8, data[6] | data[7] << 8
+    return depth, w, h
+
+
+def _sheet_rows(data, cp=None):
+    """The rows of an "SB" file as bytes in file order (first pixel in the high bits), undoing
+    the build's Bitmap-memory layout when ``cp`` is given."""
+    depth, w, h = _sheet_size(data)
+    row = (w * depth + 7) // 8
+    if cp is None:
+        return [data[8 + y * row:8 + (y + 1) * row] for y in range(h)]
+    stride = (w * depth + 31) // 32 * 4
+    rows = []
+    for y in range(h):
+        line = bytearray(data[8 + y * stride:8 + (y + 1) * stride])
+        if cp == 8:
+            for i in range(0, stride, 4):
+                line[i:i + 4] = line[i:i + 4][::-1]
+        rows.append(bytes(line[:row]))
+    return rows
+
+
+def test_the_build_writes_the_sheets_as_the_boards_bitmap_memory(built):
+    """sprites.dat and glyphs.dat go onto CircuitPython 8 and 9 as the Bitmap's own memory (rows
+    of 32-bit words; on 8 each word's bytes reversed), marked in the header: the same pixels."""
+    cp, out, _manifest = built
+    for name in ("sprites.dat", "glyphs.dat"):
+        with open(os.path.join(bc.LIB, "sultan", "ui", name), "rb") as f:
+            src = f.read()
+        with open(os.path.join(out, "lib", "sultan", "ui", name), "rb") as f:
+            dst = f.read()
+        depth, w, h = _sheet_size(src)
+        assert src[3] == 0 and dst[3] == 1 and dst[:3] == src[:3] and dst[4:8] == src[4:8]
+        assert len(dst) == 8 + h * ((w * depth + 31) // 32 * 4)
+        assert _sheet_rows(dst, cp) == _sheet_rows(src)
+    assert bc.bitmap_image(src, 10) is None  # a layout not measured: the file as it is
+    assert bc.bitmap_image(b"not a sheet", 8) is None
+    with pytest.raises(bc.BuildError):
+        bc.bitmap_image(src[:-1], 8)
+
+
 def test_the_build_makes_device_private_consts_private(built):
     cp, out, manifest = built
     private = manifest["private_consts"]

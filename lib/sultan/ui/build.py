@@ -144,7 +144,11 @@ def read_bitmap(name):
         w = head[4] | head[5] << 8
         h = head[6] | head[7] << 8
         bmp = displayio.Bitmap(w, h, 1 << depth)
-        if bitmaptools is not None:
+        if head[3] == 1:  # this CircuitPython's own Bitmap memory (the build's: see its
+            buf = memoryview(bmp)  # "sheets in the Bitmap's own memory"): one read, no unpacking
+            if f.readinto(buf) != len(buf):
+                raise ValueError("short bitmap file: " + name)
+        elif bitmaptools is not None:
             bitmaptools.readinto(bmp, f, depth, 1, True)
         else:
             _read_pixels(bmp, f, depth)
