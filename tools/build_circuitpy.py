@@ -213,15 +213,16 @@ def check_header(header, cp, name="?"):
 
 
 # ------------------------------------------------------------------ device-private constants
-# A public ``NAME = const(n)`` that no other device module names is compiled as ``_NAME``.  On
+# A public ``NAME = const(n)`` that no other device module refers to is compiled as ``_NAME``.  On
 # MicroPython and CircuitPython a const named with a leading "_" is folded into the code and
 # leaves nothing behind; a public one is folded too but also stays in the module's dict, and its
 # name is interned for good (a qstr: 6 bytes of pool and its characters) on a heap where the
 # loaded code is most of what is used.  Many of ours are public for the host and the tests
 # (refusal codes, colours, stats fields), which read the sources and keep seeing them.
-# Conservative: a name stays public if another device source holds it as a name or inside a
-# string (a getattr), or if the module already has ``_NAME``.  Only NAME tokens are rewritten,
-# in place, so tracebacks keep their line numbers.
+# Conservative: a name stays public if another device source imports it from this module, reads
+# it through an alias of this module, takes an attribute of that name from anything else, or
+# holds it in a string (a getattr), or if the module already has ``_NAME``.  Only NAME tokens
+# are rewritten, in place, so tracebacks keep their line numbers.
 CONST_LINE = re.compile(r"^([A-Z][A-Z0-9_]*)\s*=\s*const\(", re.M)
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -260,18 +261,25 @@ def source_module(path):
 
 
 def private_names(sources):
-    """{path: set of the module's public consts no other source names} for ``sources``
-    ({path: text}, every module that goes onto the device)."""
-    named = {path: words(text) for path, text in sources.items()}
+    """{path: set of the module's public consts no other source refers to} for ``sources``
+    ({path: text}, every module that goes onto the device, after ``fold``).  Another module
+    refers to ``M.NAME`` when it imports NAME from M (anywhere in it) or reads ``M.NAME`` through
+    an alias of M; and it may mean any module's NAME when it takes the attribute NAME of something
+    that is not one of our modules, or a string of it holds NAME (docstrings aside)."""
+    modules = {source_module(p) for p in sources}
+    info = {p: _Module(t, modules) for p, t in sources.items()}
     out = {}
-    for path, text in sources.items():
-        others = set()
-        for p, w in named.items():
+    for path, m in info.items():
+        me = source_module(path)
+        refs = set()
+        for p, other in info.items():
             if p != path:
-                others |= w
-        out[path] = {
-            n for n in CONST_LINE.findall(text) if n not in others and "_" + n not in named[path]
-        }
+                refs |= {name for module, name in other.from_refs if module == me}
+                refs |= {name for module, name in other.alias_attrs if module == me}
+                refs |= other.loose_attrs | other.said
+        own = words(m.text)
+        out[path] = {n for n in CONST_LINE.findall(m.text) if n not in refs and "*" not in refs
+                     and "_" + n not in own}
     return out
 
 
@@ -301,8 +309,9 @@ def rename(text, names):
 # name 6 ms), and every public name stays in the heap for good.  A ``const`` whose name starts
 # with "_" is folded into the code by the compiler and leaves no name behind.  The screen alone
 # read 16 numbers of five other modules; after this pass they are in its bytecode, and
-# ``private_names`` then finds the defining module's const named nowhere else and makes it
-# private too: 154 consts in all, against 82 before (docstrings no longer count as a mention).
+# ``private_names`` then finds the defining module's const referred to nowhere else and makes it
+# private too: 177 consts in all, against 82 before (a same-named const of another module, or a
+# docstring, no longer keeps one public).
 #
 # Conservative: a read folds only where its name resolves to one int, and a name never folds if
 # any device source stores it, deletes it, takes it as a parameter, defines a function or class of
@@ -344,88 +353,97 @@ def _value(node, known):
 
 
 class _Module:
-    """What one source says about names: its consts, its imports of our modules, its reads."""
+    """What one source says about names: its consts, its imports of our modules, what it binds."""
 
-    def __init__(self, path, text, modules):
-        self.path = path
+    def __init__(self, text, modules):
         self.text = text
         self.tree = ast.parse(text)
         self.consts = {}  # NAME -> int, its top-level ``NAME = const(...)``
         self.imported = {}  # local -> (module, name): top-level ``from module import name [as local]``
-        self.import_nodes = []  # those ImportFrom nodes
+        self.import_nodes = []  # those import statements
         self.aliases = {}  # local -> module: ``from package import module`` / ``import module as local``
-        self.bad = set()  # names bound or rebound where a read of them cannot fold
+        self.bound = set()  # names this module binds otherwise: stores, parameters, defs, other imports
+        self.attr_stored = set()  # attributes it assigns (``x.NAME = ...``: maybe a module's)
+        self.said = set()  # words in its strings, docstrings aside (a getattr may mean a name)
+        self.from_refs = set()  # (module, NAME) of every ``from module import NAME`` in it ("*" too)
+        self.alias_attrs = set()  # (module, NAME) of each ``alias.NAME`` on an alias of our module
+        self.loose_attrs = set()  # NAME of each ``x.NAME`` on anything else (maybe a module)
         body = self.tree.body
         self.doc_end = body[0].end_lineno if body and isinstance(body[0], ast.Expr) and isinstance(
             getattr(body[0], "value", None), ast.Constant) and isinstance(body[0].value.value, str) else 0
+        defs = set()
         for st in body:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and _is_const_call(st.value):
                 v = _value(st.value.args[0], self.consts)
-                if v is not None and -SMALL <= v < SMALL:
+                if v is not None and -SMALL <= v < SMALL and st.targets[0].id not in self.consts:
                     self.consts[st.targets[0].id] = v
+                    defs.add(id(st.targets[0]))
             elif isinstance(st, ast.ImportFrom) and st.level == 0 and (st.module in modules or all(
                     st.module + "." + a.name in modules for a in st.names)):
                 self.import_nodes.append(st)
                 for a in st.names:
-                    if a.name == "*":
-                        self.bad.add("*")
-                        continue
                     local = a.asname or a.name
-                    sub = st.module + "." + a.name
-                    if sub in modules:
-                        self.aliases[local] = sub
+                    if st.module + "." + a.name in modules:
+                        self.aliases[local] = st.module + "." + a.name
                     else:
                         self.imported[local] = (st.module, a.name)
             elif isinstance(st, ast.Import) and all(a.name in modules and a.asname for a in st.names):
                 self.import_nodes.append(st)
                 for a in st.names:
                     self.aliases[a.asname] = a.name
-        # names stored, deleted, declared global or taken as parameters anywhere: never folded
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                if node.id not in self.consts:
-                    self.bad.add(node.id)
-            elif isinstance(node, ast.arg):
-                self.bad.add(node.arg)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                self.bad.update(node.names)
-            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                self.bad.add(node.name)
-            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-                self.bad.add(node.attr)
-        for local in list(self.aliases):  # a module alias rebound elsewhere is not one
-            if local in self.bad:
-                del self.aliases[local]
-            elif isinstance(node, (ast.Import, ast.ImportFrom)) and node not in self.import_nodes:
-                for a in node.names:  # bound by another import (a lazy one, say)
-                    self.bad.add((a.asname or a.name).split(".")[0])
-        # words inside strings other than docstrings: a getattr or a format may mean the name
         docs = set()
         for node in ast.walk(self.tree):
             if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body \
                     and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
                 docs.add(id(node.body[0].value))
-        self.said = set()
         for node in ast.walk(self.tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in defs:
+                self.bound.add(node.id)
+            elif isinstance(node, ast.arg):
+                self.bound.add(node.arg)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.bound.update(node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                self.bound.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                if isinstance(node, ast.ImportFrom):
+                    self.from_refs.update((node.module, a.name) for a in node.names)
+                    if any(a.name == "*" for a in node.names):
+                        self.loose_attrs.add("*")
+                if node not in self.import_nodes:
+                    for a in node.names:  # bound by another import (a lazy one, say)
+                        self.bound.add((a.asname or a.name).split(".")[0])
+            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+                self.attr_stored.add(node.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
                 self.said.update(WORD.findall(node.value))
+        for local in list(self.aliases):  # a module alias rebound elsewhere is not one
+            if local in self.bound:
+                del self.aliases[local]
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Attribute):
+                if isinstance(node.value, ast.Name) and node.value.id in self.aliases:
+                    self.alias_attrs.add((self.aliases[node.value.id], node.attr))
+                else:
+                    self.loose_attrs.add(node.attr)
 
 
 def fold(sources, module_of):
     """{path: folded text} for each of ``sources`` ({path: text}, every device module) that changes;
     ``module_of(path)`` is the dotted module name of a path."""
     modules = {module_of(p): p for p in sources}
-    mods = {p: _Module(p, t, modules) for p, t in sources.items()}
+    mods = {p: _Module(t, modules) for p, t in sources.items()}
     by_name = {module_of(p): m for p, m in mods.items()}
-    bad, said = set(), set()
+    attr_stored, said = set(), set()
     for m in mods.values():
-        bad |= m.bad
+        attr_stored |= m.attr_stored
         said |= m.said
 
     def value(module, name, seen=()):
+        """The int ``name`` is in ``module``, following its imports; None if not one for sure."""
         m = by_name.get(module)
-        if m is None or (module, name) in seen:
+        if m is None or (module, name) in seen or name in m.bound or name in attr_stored:
             return None
         if name in m.consts:
             return m.consts[name]
@@ -434,27 +452,42 @@ def fold(sources, module_of):
             return value(src, real, seen + ((module, name),))
         return None
 
-    # every read of a name in a module, and what it folds to: {path: [(node, name, value)]}
+    # each module's reads of other modules' names: [(node, name, private name, value or None)]
     plans = {}
     for p, m in mods.items():
+        names_here = {n.id for n in ast.walk(m.tree) if isinstance(n, ast.Name)}
         reads = []
         for node in ast.walk(m.tree):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
                     and isinstance(node.value, ast.Name) and node.value.id in m.aliases:
-                v = value(m.aliases[node.value.id], node.attr)
-                reads.append((node, node.attr, v))
+                name = node.attr
+                v = value(m.aliases[node.value.id], name) if node.lineno == node.end_lineno else None
+                if name in names_here:
+                    v = None  # a name of its own like it
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in m.imported:
-                src, real = m.imported[node.id]
-                reads.append((node, node.id, value(src, real)))
+                name = node.id
+                v = value(module_of(p), name)
+            else:
+                continue
+            private = _private(name)
+            if private != name and private in names_here:
+                v = None  # the module has a name of its own like it
+            reads.append((node, name, private, v))
         plans[p] = reads
-    # a name folds only where every read of it, in every module, has a value
+    # one private name, one value in a module; a name some read keeps is never let go of
+    kept = set()
     for reads in plans.values():
-        for _node, name, v in reads:
+        values = {}
+        for _node, name, private, v in reads:
+            if v is not None and values.setdefault(private, v) != v:
+                kept.add(name)
+    for reads in plans.values():
+        for _node, name, _private_name, v in reads:
             if v is None:
-                bad.add(name)
+                kept.add(name)
     out = {}
     for p, m in mods.items():
-        text = _rewrite(m, plans[p], bad, said, value)
+        text = _rewrite(m, plans[p], kept | said, value, module_of(p))
         if text != m.text:
             out[p] = text
     return out
@@ -464,28 +497,19 @@ def _private(name):
     return name if name.startswith("_") else "_" + name
 
 
-def _rewrite(m, reads, bad, said, value):
+def _rewrite(m, reads, keep_bound, value, module):
+    """``m``'s text with its foldable reads rewritten and ``_NAME = const(n)`` defined; an import
+    of a name loses it when nothing needs the binding (``keep_bound``: names some read keeps, or
+    a string holds)."""
     lines = m.text.splitlines(True)
     edits = []  # (row, col_start, col_end, replacement), all on one line each
     defs = {}  # private name -> value
-    names_here = {n.id for n in ast.walk(m.tree) if isinstance(n, ast.Name)}
-    for node, name, v in reads:
-        if name in bad or v is None:
+    for node, _name, private, v in reads:
+        if v is None or defs.setdefault(private, v) != v:
             continue
-        if isinstance(node, ast.Attribute):
-            if node.lineno != node.end_lineno:
-                continue
-            private = _private(node.attr)
-        else:
-            private = _private(name)
-        if private != name and private in names_here and private not in defs:
-            continue  # the module has a name of its own like it
-        if defs.get(private, v) != v:
-            continue
-        defs[private] = v
         edits.append((node.lineno, node.col_offset, node.end_col_offset, private))
     # imports: drop the names folded away (their reads are all rewritten above)
-    read = {name for node, name, v in reads if isinstance(node, ast.Name)}
+    read = {name for node, name, private, v in reads if isinstance(node, ast.Name)}
     for st in m.import_nodes:
         if not isinstance(st, ast.ImportFrom):
             continue
@@ -493,8 +517,7 @@ def _rewrite(m, reads, bad, said, value):
         dropped = False
         for a in st.names:
             local = a.asname or a.name
-            if local in m.imported and local not in bad and local not in said \
-                    and value(*m.imported[local]) is not None \
+            if local in m.imported and local not in keep_bound and value(module, local) is not None \
                     and (_private(local) in defs or local not in read):  # folded, or only passed on
                 dropped = True
             else:
