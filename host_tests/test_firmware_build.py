@@ -156,6 +156,10 @@ def test_a_name_rebound_where_it_is_read_or_defined_is_never_folded():
     b = out["p/b.py"]
     assert "return _X + W + V" in b and "_X = const(3)" in b  # W: b's parameter; V: a rebinds it
     assert "from p.a import X, W, V" in b  # c still reads an X it imports: the bindings stay
+    # inside an f-string (no true columns before Python 3.12) nothing is rewritten, and the name stays
+    fs = bc.fold({"p/a.py": sources["p/a.py"], "p/d.py": 'from p.a import X\ns = f"{X}!"\nt = X\n'},
+                 lambda path: path[:-3].replace("/", "."))
+    assert fs["p/d.py"].splitlines()[-2:] == ['s = f"{X}!"', "t = _X"] and "from p.a import X" in fs["p/d.py"]
 
 
 def _sheet_size(data):

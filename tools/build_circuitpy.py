@@ -456,8 +456,16 @@ def fold(sources, module_of):
     plans = {}
     for p, m in mods.items():
         names_here = {n.id for n in ast.walk(m.tree) if isinstance(n, ast.Name)}
+        # inside an f-string, Python before 3.12 gives no true columns: nothing there is rewritten
+        in_fstring = {id(n) for f in ast.walk(m.tree) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)}
         reads = []
         for node in ast.walk(m.tree):
+            if id(node) in in_fstring:
+                if isinstance(node, ast.Name) and node.id in m.imported:
+                    reads.append((node, node.id, _private(node.id), None))
+                elif isinstance(node, ast.Attribute):
+                    reads.append((node, node.attr, _private(node.attr), None))
+                continue
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
                     and isinstance(node.value, ast.Name) and node.value.id in m.aliases:
                 name = node.attr
@@ -489,6 +497,10 @@ def fold(sources, module_of):
     for p, m in mods.items():
         text = _rewrite(m, plans[p], kept | said, value, module_of(p))
         if text != m.text:
+            try:
+                ast.parse(text)
+            except SyntaxError as e:
+                raise BuildError("fold: %s no longer parses: %s" % (module_of(p), e)) from e
             out[p] = text
     return out
 
@@ -535,6 +547,8 @@ def _rewrite(m, reads, keep_bound, value, module):
             lines[row] = "\n"
     for row, c1, c2, new in sorted(edits, key=lambda e: (e[0], -e[1])):
         line = lines[row - 1]
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)?", line[c1:c2]):
+            raise BuildError("fold: %s is no name to rewrite in %r" % (module, line))
         lines[row - 1] = line[:c1] + new + line[c2:]
     if defs:
         text = "".join("; %s = const(%d)" % kv for kv in sorted(defs.items()))
