@@ -227,31 +227,6 @@ CONST_LINE = re.compile(r"^([A-Z][A-Z0-9_]*)\s*=\s*const\(", re.M)
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def docstring_starts(text):
-    """(row, col) where each docstring of ``text`` starts: prose, never a name the code looks up."""
-    out = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-                    and isinstance(first.value.value, str):
-                out.add((first.lineno, first.col_offset))
-    return out
-
-
-def words(text):
-    """Every name in ``text``: its NAME tokens, and the identifier-like words in its strings
-    (docstrings aside)."""
-    out = set()
-    docs = docstring_starts(text)
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        if tok.type == tokenize.NAME:
-            out.add(tok.string)
-        elif tok.type == tokenize.STRING and tok.start not in docs:
-            out.update(WORD.findall(tok.string))
-    return out
-
-
 def source_module(path):
     """The dotted module name of a device source: lib/sultan/ui/screen.py is sultan.ui.screen,
     firmware/launch.py (or any other folder's) launch."""
@@ -277,9 +252,8 @@ def private_names(sources):
                 refs |= {name for module, name in other.from_refs if module == me}
                 refs |= {name for module, name in other.alias_attrs if module == me}
                 refs |= other.loose_attrs | other.said
-        own = words(m.text)
         out[path] = {n for n in CONST_LINE.findall(m.text) if n not in refs and "*" not in refs
-                     and "_" + n not in own}
+                     and "_" + n not in m.tokens}
     return out
 
 
@@ -368,9 +342,11 @@ class _Module:
         self.from_refs = set()  # (module, NAME) of every ``from module import NAME`` in it ("*" too)
         self.alias_attrs = set()  # (module, NAME) of each ``alias.NAME`` on an alias of our module
         self.loose_attrs = set()  # NAME of each ``x.NAME`` on anything else (maybe a module)
+        self.tokens = {t.string for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                       if t.type == tokenize.NAME}  # every name written in it, attributes too
+        docs = _docstrings(self.tree)
         body = self.tree.body
-        self.doc_end = body[0].end_lineno if body and isinstance(body[0], ast.Expr) and isinstance(
-            getattr(body[0], "value", None), ast.Constant) and isinstance(body[0].value.value, str) else 0
+        self.doc_end = body[0].end_lineno if body and id(getattr(body[0], "value", None)) in docs else 0
         defs = set()
         for st in body:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
@@ -392,11 +368,6 @@ class _Module:
                 self.import_nodes.append(st)
                 for a in st.names:
                     self.aliases[a.asname] = a.name
-        docs = set()
-        for node in ast.walk(self.tree):
-            if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body \
-                    and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
-                docs.add(id(node.body[0].value))
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in defs:
                 self.bound.add(node.id)
@@ -427,6 +398,18 @@ class _Module:
                     self.alias_attrs.add((self.aliases[node.value.id], node.attr))
                 else:
                     self.loose_attrs.add(node.attr)
+
+
+def _docstrings(tree):
+    """ids of the docstrings' Constant nodes in ``tree``: prose, never a name the code looks up."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                out.add(id(first.value))
+    return out
 
 
 def fold(sources, module_of):
