@@ -22,23 +22,27 @@ FAILURES = os.path.join(HERE, "_failures")
 
 
 class Frame:
-    """The panel's frame (``layout.panel_frame``): its pixels unscaled, from the frame's
-    top-left; taken where the helpers take a Rig (``scale``, ``virtual``, ``region``)."""
-
-    scale = 1
+    """The panel's frame (``layout.panel_frame``): its virtual pixels at the table's scale, from
+    the frame's top-left; taken where the helpers take a Rig (``scale``, ``virtual``, ``region``)."""
 
     def __init__(self, layout):
         self.x0, self.y0, self.w, self.h = layout.panel_frame
+        self.scale = layout.scale
 
     def crop(self, fb):
-        return fb[self.y0:self.y0 + self.h, self.x0:self.x0 + self.w]
+        s = self.scale
+        return fb[self.y0:self.y0 + self.h * s, self.x0:self.x0 + self.w * s]
 
     def virtual(self, fb, x, y):
-        return int(self.crop(fb)[y, x])
+        s = self.scale
+        block = self.crop(fb)[y * s:(y + 1) * s, x * s:(x + 1) * s]
+        assert (block == block[0, 0]).all(), "scaled pixel (%d, %d) not uniform" % (x, y)
+        return int(block[0, 0])
 
     def region(self, fb, rect):
+        s = self.scale
         x, y, w, h = rect
-        return self.crop(fb)[y:y + h, x:x + w]
+        return self.crop(fb)[y * s:(y + h) * s, x * s:(x + w) * s]
 
 
 class Rig:

@@ -424,10 +424,10 @@ def test_opening_and_closing_the_menu_redraws_only_the_panel(rig):
         rig.press(key)
         rect = panel_rect(rig) or rect
         x, y, w, h = rect
-        allowed = w * h + lay.vw * TEXT_H * s * s  # the panel is drawn unscaled, in its frame
+        allowed = (w * h + lay.vw * TEXT_H) * s * s  # the panel, at the table's scale, and the message line
         assert rig.display.sent_pixels() <= allowed, (key, rig.display.last_areas)
-        # at 320x240 that is under 20,000 pixels: ~130 ms on the Pico
-        assert rig.display.sent_pixels() <= 20000
+        # at 320x240 that is under 40,000 pixels: ~250 ms on the Pico (goal: 300)
+        assert rig.display.sent_pixels() <= 40000
 
 
 def test_nothing_is_built_after_start(monkeypatch):

@@ -58,10 +58,11 @@ _PYRAMID_GAP = const(2)
 _DIVAN_GAP = const(6)  # between a divan column and the pyramid
 _STOCK_GAP = const(6)  # between the right divan column and the stock
 _TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text bands are near)
-# The panel (menus, pages, the won/lost panel, the digit editor) is drawn unscaled, in a frame of
-# PANEL_W x PANEL_H real pixels at the middle of the screen: all of a 160x128 screen, and on
-# 320x240 the same box of the same pixels.  Opening or closing a panel redraws every pixel under
-# it, 6-9 us each on the Pico (tools/emulate, 2026-12-01): scaled, a 9-line page took 340 ms.
+# The panel (menus, pages, the won/lost panel, the digit editor) is drawn at the table's scale, in a
+# frame of PANEL_W x PANEL_H virtual pixels at the middle of the virtual screen: all of a 160x128
+# screen, and on 320x240 all of it at 2x, its text the status line's size (legible on a 2.8" panel).
+# Opening or closing a panel redraws every pixel under it, 6-9 us each on the Pico (tools/emulate,
+# 2026-12-01): the panel is only as big as what it shows (Layout.panel_rect).
 PANEL_W = const(160)
 PANEL_H = const(128)
 _MENU_LINES = const(5)  # the menu's window: 5 lines keep a new deal chosen from it under 150 ms at 160x128
@@ -112,9 +113,10 @@ def _text(lay, vw, vh):
     lay.message_xy = (0, vh - TEXT_H + pad)
     # The panel: a text line per line of content, as wide as the widest (Layout.panel_rect), so
     # opening or closing it redraws no more than it shows; in its frame (see PANEL_W).
-    fw = min(PANEL_W, lay.width)
-    fh = min(PANEL_H, lay.height)
-    lay.panel_frame = ((lay.width - fw) // 2, (lay.height - fh) // 2, fw, fh)  # real pixels
+    fw = min(PANEL_W, vw)
+    fh = min(PANEL_H, vh)
+    s = lay.scale
+    lay.panel_frame = ((vw - fw) // 2 * s, (vh - fh) // 2 * s, fw, fh)  # its corner in real pixels, its size virtual
     lay.panel_lines = min((fh - 2 * TEXT_H) // LINE_H, _PANEL_LINES)
     lay.panel_cols = fw // GLYPH_W + 1  # reaches past the frame's right edge from any column
     lay.menu_lines = min(lay.panel_lines, _MENU_LINES)
@@ -329,9 +331,9 @@ def ring(frame, pal, band):
 
 
 def panel(s):
-    """The panel, on top of everything: unscaled, in its frame (see PANEL_W)."""
+    """The panel, on top of everything: at the table's scale, in its frame (see PANEL_W)."""
     x, y = s.layout.panel_frame[:2]
-    frame = displayio.Group(x=x, y=y)
+    frame = displayio.Group(x=x, y=y, scale=s.layout.scale)
     s.root.append(frame)
     lay = s.layout
     paper = sprites.COLORS[sprites.PANEL]

@@ -71,7 +71,7 @@ class Layout:
     text_cols: int  # the status and message lines' columns
     status_xy: "tuple[int, int]"
     message_xy: "tuple[int, int]"
-    panel_frame: "tuple[int, int, int, int]"  # (x, y, w, h) in real pixels
+    panel_frame: "tuple[int, int, int, int]"  # (x, y) in real pixels, (w, h) virtual: drawn at scale
     panel_lines: int
     panel_cols: int
     menu_lines: int
