@@ -822,6 +822,8 @@ def check_out(ap, out):
         if os.listdir(out) and not os.path.isfile(os.path.join(out, "code.py")):
             ap.error("--out %s: not empty and not a CIRCUITPY build; it would be replaced" % out)
     parent = os.path.dirname(os.path.abspath(out))
+    if parent == os.path.dirname(DEFAULT_OUT) and not os.path.lexists(parent):
+        os.mkdir(parent)  # the project's own build/: a fresh clone has none yet
     if not os.path.isdir(parent):
         ap.error("--out %s: no folder %s" % (out, parent))
 
