@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | cksum | cut -d' ' -f1)
-# The marker counts only while the environment really imports: a half-deleted .venv reinstalls itself.
-ifneq ($(shell $(BIN)/python -c "import pytest, sultan, sultan_host" >/dev/null 2>&1 && echo ok),ok)
+# The marker counts only while the environment is whole (every pinned distribution and what it needs,
+# at its version, with all its files; the project imports): a half-deleted .venv reinstalls itself.
+VENV_CHECK = $(BIN)/python tools/venv_check.py requirements.txt
+ifneq ($(shell $(VENV_CHECK) sultan sultan_host >/dev/null 2>&1 && echo ok),ok)
 $(shell rm -f $(VENV)/.installed-*)
 endif
 
@@ -13,7 +15,10 @@ endif
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -r requirements.txt
+	@# pip takes a distribution whose record is intact for installed, however many of its files are gone
+	$(VENV_CHECK) 2>/dev/null | xargs -r $(BIN)/pip install --disable-pip-version-check -q --force-reinstall --no-deps
 	$(BIN)/pip install --disable-pip-version-check -q --no-deps -e .
+	$(VENV_CHECK) sultan sultan_host
 	rm -f $(VENV)/.installed-* && touch $@
 
 ## make test: mypy of the device code, then the whole host test suite
