@@ -58,7 +58,7 @@ CP ?= 9
 CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*-$(CP).*.uf2)))
 RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/bootrom*.js))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
-.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device typecheck
+.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device typecheck wokwi-check emulate-check
 # emulator test options (a settings.toml on the image; see docs/firmware.md):
 # SIZE=160x128 (the ILI9341 as a 160x128 window: the PyBadge layout), DEAL=n, MEMTRACE=1
 WOKWI_TEST_OPTS = $(if $(SIZE),--size $(SIZE)) $(if $(DEAL),--deal $(DEAL)) $(if $(MEMTRACE),--memtrace)
@@ -72,8 +72,7 @@ deploy: build
 	$(BIN)/python tools/deploy_circuitpy.py $(if $(CIRCUITPY),--to "$(CIRCUITPY)")
 
 ## make wokwi [CP=9|8 | CIRCUITPYTHON_UF2=<Pico CircuitPython .uf2>]: build/wokwi/sultan.uf2, the image wokwi.toml names
-wokwi: $(STAMP)
-	@test -n "$(CIRCUITPYTHON_UF2)" || { echo "usage: make wokwi CIRCUITPYTHON_UF2=<the Pico's CircuitPython .uf2> (or put the CircuitPython $(CP).x one in vendor-local/)"; exit 2; }
+wokwi: wokwi-check $(STAMP)
 	$(BIN)/python tools/wokwi_image.py uf2 --circuitpython "$(CIRCUITPYTHON_UF2)" $(if $(PY_ONLY),--py-only) $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)") $(WOKWI_TEST_OPTS)
 
 ## make wokwi-web: build/wokwi-web, files for a wokwi.com CircuitPython project
@@ -87,13 +86,25 @@ emulate-deps: $(EMULATE_DEPS)
 
 ## make emulate [CP=9|8] [SIZE=160x128] [DEAL=7] [SCENARIO=wokwi/scenario.yaml | KEYS="RIGHT A"] [COMPARE=1]
 ##   (COMPARE=1 with DEAL and KEYS: each screenshot against tools/screenshot.py's, in RGB565)
-emulate: wokwi $(EMULATE_DEPS)
-	@test -n "$(RP2040_BOOTROM)" || { echo "usage: make emulate CIRCUITPYTHON_UF2=... RP2040_BOOTROM=<bootrom .bin or bootrom.js>"; exit 2; }
-	@test -z "$(COMPARE)" || test -n "$(DEAL)" -a -n "$(KEYS)" || { echo "usage: make emulate COMPARE=1 DEAL=n KEYS=\"...\" [SIZE=160x128]"; exit 2; }
+emulate: emulate-check wokwi $(EMULATE_DEPS)
 	rm -rf build/emulate
 	node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom "$(RP2040_BOOTROM)" $(if $(SIZE),--window $(SIZE)) \
 	  $(if $(KEYS),--keys "$(KEYS)",--scenario $(or $(SCENARIO),wokwi/scenario.yaml)) --out build/emulate
 	$(if $(COMPARE),$(BIN)/python tools/emulate/compare_png.py --shots build/emulate --deal $(DEAL) --size $(or $(SIZE),320x240) --keys "$(KEYS)")
+
+# The firmware targets' own checks, made before anything they need (the .venv, node_modules), even under -j:
+# a missing firmware is told in one line (exit 2) before minutes of installing.
+# $(call need_file,VARIABLE,what it holds): a recipe line that fails unless $(VARIABLE) names a file
+need_file = @test -f "$($(1))" || { echo "make $(@:-check=): $(if $($(1)),$(1)=$($(1)): no such file,no $(2) in vendor-local/: put it there or give $(1)=<its file>)"; exit 2; }
+wokwi-check:
+	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)
+emulate-check:
+	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)
+	$(call need_file,RP2040_BOOTROM,RP2040 bootrom (bootrom*.bin or bootrom.js))
+	@test -z "$(COMPARE)" || test -n "$(DEAL)" -a -n "$(KEYS)" || { echo "usage: make emulate COMPARE=1 DEAL=n KEYS=\"...\" [SIZE=160x128]"; exit 2; }
+ifneq ($(filter wokwi emulate,$(MAKECMDGOALS)),)
+$(STAMP) $(EMULATE_DEPS): | $(addsuffix -check,$(filter wokwi emulate,$(MAKECMDGOALS)))
+endif
 
 ## make bench-device [DEAL=7] [SOAK=300]: the game on CircuitPython 9.2.8 and 8.2.7 (vendor-local/) in the
 ## emulator at 320x240 and 160x128: mem_free, start-up, key latencies and pixels, one table (SOAK: random keys)
