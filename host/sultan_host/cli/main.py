@@ -17,7 +17,7 @@ import sys
 from sultan_host.args import Parser, UsageError, one_line
 from sultan_host.cli import play, saves, scan
 
-PROG = "sultan_cli.py"
+PROG = "sultan"  # the installed command (tools/sultan_cli.py runs the same main)
 COMMANDS = {"play": play.run, "resume": saves.run, "scan": scan.run, "stats": scan.run}
 
 
