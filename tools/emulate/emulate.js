@@ -8,13 +8,23 @@
 //   node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom vendor-local/bootrom.js \
 //        [--scenario wokwi/scenario.yaml] [--keys "RIGHT A START"] [--out DIR] [--timeout-s 900]
 //        [--window 160x128] [--report FILE.json] [--random-keys N --seed S] [--no-shots]
+//        [--flash-in FLASH.bin] [--flash-out FLASH.bin]
 //
-// --keys words: NAME (a press; waits for its "SULTAN key=NAME" line, then a screenshot NN-NAME.png),
-// NAME*n (n of them), NAME*n! (a burst: n quick presses, then a wait for all n lines; no screenshots),
-// RELOAD (Ctrl-C, then Ctrl-D on the serial console: a soft reload, then a wait for SULTAN READY),
-// WAIT:ms (that long with no key: the save store writes after 10 s of no key).
-// --report writes the timings in simulated ms: each serial line, READY, and per key the press, the
-// keypad scan that latched it, its SULTAN key= line and the RAMWR pixels sent in between.
+// --keys words (lib/keys.js): NAME (a press; waits for its "SULTAN key=NAME" line, then a screenshot
+// NN-NAME.png), NAME*n (n of them), NAME*n! (a burst: n quick presses, then a wait for all n lines; no
+// screenshots), RELOAD (Ctrl-C, then Ctrl-D on the serial console: a soft reload, then a wait for SULTAN
+// READY), WAIT:ms (that long with no key: the save store writes after 10 s of no key), RESET (a power
+// cycle: a fresh RP2040, RAM lost, flash kept; then a wait for SULTAN READY), CUT@ms (a power cut that
+// many simulated ms after the previous key's press, whose line is then not waited for, or after the
+// previous word's end; an erase or program under way is left part done, seeded by --seed; then as RESET).
+// The flash is a W25Q16JV model (lib/flash.js) behind the SSI and IO_QSPI (lib/qspi.js): erases and
+// programs take the datasheet's time and persist across RESET and CUT; --flash-out writes the 2 MB at the
+// end, --flash-in starts from such an image instead of the UF2.
+// --report writes the timings in simulated ms (one timeline across power cycles): each serial line,
+// READY (with its boot and ms since that boot's power-on), per key the press, the keypad scan that latched
+// it, its SULTAN key= line and the RAMWR pixels sent in between; and `flash`: command counts, each erase
+// and program {op, addr, len, start_ms, end_ms}, each power cycle {at_ms, during, addr, progress, kind}
+// and each boot {boot, cause, at_ms, ready_ms, ready}.
 // --window WxH crops screenshots to the picture's top-left WxH: the game driven as a smaller display
 // (tools/wokwi_image.py uf2 --size, the test profile tools/emulate/profile_pico_window.py).
 //
@@ -31,11 +41,20 @@ const { HC165 } = require('./lib/hc165');
 const { Netlist } = require('./lib/netlist');
 const { parseScenario, parseDuration } = require('./lib/scenario');
 const { encodePNG } = require('./lib/png');
-const { crop, randomKeys, serialErrors } = require('./lib/run');
+const { crop, randomKeys, serialErrors, rng } = require('./lib/run');
+const { keySteps, KEYPAD_SCAN_MS } = require('./lib/keys');
+const { FlashChip } = require('./lib/flash');
+const { attachQspi } = require('./lib/qspi');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SPI_BYTE_NANOS = 320; // 8 bits at 25 MHz: until the firmware has set the SPI's clock
-const KEYPAD_SCAN_MS = 20; // keypad.ShiftRegisterKeys' default interval
+const cycleNanos = 1e9 / 125e6; // the core at 125 MHz, CircuitPython's clk_sys on the RP2040
+// The Pico's 2 MB flash (CircuitPython's ports/raspberrypi/mpconfigport.h, 8.2.7 to 10.2.1): the firmware,
+// then microcontroller.nvm in the 4 KB sector at CIRCUITPY_FIRMWARE_SIZE (1020 KB), then CIRCUITPY at 1 MB.
+const FLASH_SIZE = 2 * 1024 * 1024;
+const NVM_ADDR = 1020 * 1024;
+const NVM_LEN = 4096;
+const CIRCUITPY_ADDR = 1024 * 1024;
 
 function usage(msg) {
   if (msg) console.error('emulate: ' + msg);
@@ -44,6 +63,7 @@ function usage(msg) {
       '       [--scenario FILE.yaml] [--keys "RIGHT A ..."] [--key-ms 60] [--gap-ms 400]\n' +
       '       [--out DIR] [--serial-log FILE] [--timeout-s N] [--final-screenshot NAME.png] [--quiet]\n' +
       '       [--window WxH] [--report FILE.json] [--random-keys N] [--seed S] [--no-shots]\n' +
+      '       [--flash-in IMAGE.bin] [--flash-out IMAGE.bin]  (the 2 MB flash: start from it / write it at the end)\n' +
       '       [--no-usb]  (no USB host at all: wait-serial becomes a wait of 8 s for READY, 1 s otherwise)',
   );
   process.exit(2);
@@ -79,6 +99,8 @@ function parseArgs(argv) {
     noUsb: false,
     window: null,
     report: null,
+    flashIn: null,
+    flashOut: null,
     randomKeys: 0,
     seed: 1,
     shots: true,
@@ -101,6 +123,8 @@ function parseArgs(argv) {
     else if (a === '--timeout-s') opts.timeoutS = positive(next(), a);
     else if (a === '--window') opts.window = parseWindow(next());
     else if (a === '--report') opts.report = next();
+    else if (a === '--flash-in') opts.flashIn = next();
+    else if (a === '--flash-out') opts.flashOut = next();
     else if (a === '--random-keys') opts.randomKeys = positive(next(), a, { zero: true });
     else if (a === '--seed') opts.seed = positive(next(), a, { zero: true });
     else if (a === '--no-shots') opts.shots = false;
@@ -110,9 +134,9 @@ function parseArgs(argv) {
     else if (a === '-h' || a === '--help') usage();
     else bad('unknown argument ' + a);
   }
-  if (!opts.firmware) bad('no firmware: --firmware or SULTAN_UF2');
+  if (!opts.firmware && !opts.flashIn) bad('no firmware: --firmware or SULTAN_UF2 (or a --flash-in image)');
   if (!opts.bootrom) bad('no bootrom: --bootrom or RP2040_BOOTROM');
-  for (const [name, file] of [['--firmware', opts.firmware], ['--bootrom', opts.bootrom], ['--diagram', opts.diagram], ['--scenario', opts.scenario]]) {
+  for (const [name, file] of [['--firmware', opts.firmware], ['--bootrom', opts.bootrom], ['--diagram', opts.diagram], ['--scenario', opts.scenario], ['--flash-in', opts.flashIn]]) {
     if (file !== null && !(fs.existsSync(file) && fs.statSync(file).isFile())) bad(`${name} ${file}: no such file`);
   }
   if (opts.keyMs <= KEYPAD_SCAN_MS) bad(`--key-ms ${opts.keyMs}: keypad scans every ${KEYPAD_SCAN_MS} ms, press longer`);
@@ -137,50 +161,19 @@ function loadBootrom(file) {
   return new Uint32Array(data.buffer, data.byteOffset, Math.floor(data.length / 4));
 }
 
-// A keypad scan needs > 20 ms of a level; the keys shorthand keeps each press and gap longer than that.
-// After each key it waits for the game's "SULTAN key=NAME" line and takes a screenshot NN-NAME.png.
-function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
-  const steps = shots ? [{ 'take-screenshot': { 'part-id': 'lcd', 'save-to': '00-ready.png' } }] : [];
-  let shot = 0;
-  const press = (b, ms, burst) => {
-    steps.push({ 'set-control': { 'part-id': b.id, control: 'pressed', value: 1 }, key: b.name, burst });
-    steps.push({ delay: ms + 'ms' });
-    steps.push({ 'set-control': { 'part-id': b.id, control: 'pressed', value: 0 } });
-  };
-  for (const word of keys.split(/[\s,]+/).filter(Boolean)) {
-    if (word.toUpperCase() === 'RELOAD') {
-      steps.push({ 'soft-reload': true });
-      continue;
-    }
-    const wait = /^WAIT:(\d{1,6})$/i.exec(word);
-    if (wait) {
-      steps.push({ delay: wait[1] + 'ms' });
-      continue;
-    }
-    const m = /^([A-Za-z]+)(?:\*(\d{1,4}))?(!?)$/.exec(word);
-    if (!m) throw new Error('bad key ' + word.slice(0, 40));
-    const b = buttons.byName(m[1]);
-    if (!b) throw new Error('unknown key ' + m[1].slice(0, 20) + ' (have ' + buttons.names().join(' ') + ' RELOAD)');
-    const n = Number(m[2] || 1);
-    if (m[3]) {
-      // a burst: quick presses (keypad's queue holds them), then all their lines
-      for (let k = 0; k < n; k++) {
-        press(b, 2 * KEYPAD_SCAN_MS, true);
-        steps.push({ delay: 2 * KEYPAD_SCAN_MS + 'ms' });
-      }
-      steps.push({ 'wait-key-lines': n });
-      steps.push({ delay: gapMs + 'ms' });
-      continue;
-    }
-    for (let k = 0; k < n; k++) {
-      press(b, keyMs, false);
-      steps.push({ 'wait-serial': 'SULTAN key=' + b.name });
-      shot++;
-      if (shots) steps.push({ 'take-screenshot': { 'part-id': 'lcd', 'save-to': `${String(shot).padStart(2, '0')}-${b.name}.png` } });
-      steps.push({ delay: gapMs + 'ms' });
-    }
-  }
-  return steps;
+// One power-on of the board: a fresh RP2040 (RAM, peripherals, clock) with the flash bytes given, and the
+// parts diagram.json wires to it re-attached.  The parts' models (panel, shift register) and the flash chip
+// live on across power cycles; each boot gets its own clock, so simulated time is base + clock.nanos.
+function powerOn(rom, flashBytes, chip, parts) {
+  const sim = new Simulator();
+  const mcu = sim.rp2040;
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.loadBootrom(rom); // (resets the RP2040, flash to 0xff)
+  mcu.flash.set(flashBytes);
+  attachQspi(mcu, chip);
+  parts(mcu, sim.clock);
+  mcu.core.PC = 0x10000000;
+  return { sim, mcu, clock: sim.clock, core: mcu.core };
 }
 
 function main() {
@@ -188,43 +181,42 @@ function main() {
   const net = new Netlist(JSON.parse(fs.readFileSync(opts.diagram, 'utf8')));
   const wiring = net.wiring();
 
-  const sim = new Simulator();
-  const mcu = sim.rp2040;
-  const clock = sim.clock;
-  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  let rom;
   try {
-    const rom = loadBootrom(opts.bootrom);
+    rom = loadBootrom(opts.bootrom);
     if (rom.length !== 4096) throw new Error('not an RP2040 bootrom (want its 16 KB, raw or as bootrom.js)');
-    mcu.loadBootrom(rom);
   } catch (e) {
     bad(`--bootrom ${opts.bootrom}: ${e.message}`);
   }
-  try {
-    loadUF2(fs.readFileSync(opts.firmware), mcu);
-  } catch (e) {
-    bad(`--firmware ${opts.firmware}: ${e.message}`);
+  const image = new Uint8Array(FLASH_SIZE).fill(0xff);
+  if (opts.flashIn) {
+    const data = fs.readFileSync(opts.flashIn);
+    if (data.length !== FLASH_SIZE) bad(`--flash-in ${opts.flashIn}: ${data.length} bytes, want a ${FLASH_SIZE}-byte flash image (as --flash-out writes)`);
+    image.set(data);
+  } else {
+    try {
+      const into = { flash: new Uint8Array(16 * 1024 * 1024).fill(0xff) };
+      loadUF2(fs.readFileSync(opts.firmware), into);
+      image.set(into.flash.subarray(0, FLASH_SIZE));
+    } catch (e) {
+      bad(`--firmware ${opts.firmware}: ${e.message}`);
+    }
   }
 
-  // --- the 74HC165 and its buttons
+  // simulated time: the boots before this one, plus this boot's clock
+  let baseNanos = 0;
+  let board = null;
+  const nowNanos = () => baseNanos + (board ? board.clock.nanos : 0);
+  const simMs = () => nowNanos() / 1e6;
+  const started = Date.now();
+  const log = (msg) => console.error(`[emulate ${(simMs() / 1000).toFixed(3)}s sim, ${((Date.now() - started) / 1000).toFixed(1)}s wall] ${msg}`);
+  const chip = new FlashChip(image, { now: nowNanos, log: (msg) => log(msg) });
+
+  // --- the 74HC165 and its buttons (the register and the buttons outlive a power cycle)
   const sr = new HC165();
-  const gp = (n) => mcu.gpio[n];
-  const q7 = gp(wiring.sr.Q7);
-  const refreshQ7 = () => q7.setInputValue(sr.q7);
-  let latchWanted = null; // the key record waiting for the keypad scan that loads its press
-  gp(wiring.sr.PL).addListener(() => {
-    const high = gp(wiring.sr.PL).outputValue;
-    sr.setPL(high);
-    if (!high && latchWanted) {
-      latchWanted.latch_ms = clock.nanos / 1e6;
-      latchWanted = null;
-    }
-    refreshQ7();
-  });
-  gp(wiring.sr.CP).addListener(() => {
-    sr.setCP(gp(wiring.sr.CP).outputValue);
-    refreshQ7();
-  });
   const buttons = net.buttons();
+  let refreshQ7 = () => {};
+  let latchWanted = null; // the key record waiting for the keypad scan that loads its press
   const setButton = (id, pressed) => {
     const b = buttons.byId(id);
     if (!b) throw new Error('no pushbutton with part-id ' + id);
@@ -234,33 +226,18 @@ function main() {
 
   // --- the ILI9341 on SPI
   const lcd = new ILI9341();
-  const spi = mcu.spi[(wiring.lcd.SCK >> 3) & 1];
-  const cs = gp(wiring.lcd.CS);
-  const dc = gp(wiring.lcd.DC);
-  // Each byte completes a little later, as on the wire (and so that DMA sees the FIFOs move the
-  // way the hardware moves them; completing inside onTransmit stalls CircuitPython's DMA writes).
-  const spiDone = clock.createAlarm(() => spi.completeTransmit(0));
-  spi.onTransmit = (value) => {
-    if (!cs.outputValue) lcd.write(dc.outputValue, value);
-    // 8 bits at the rate the firmware set (clk_peri / (CPSDVSR * (1 + SCR)), as on the chip:
-    // 24 MHz asked gives 20.8 MHz)
-    const hz = spi.clockFrequency;
-    spiDone.schedule(hz > 0 ? 8e9 / hz : SPI_BYTE_NANOS);
-  };
-  gp(wiring.lcd.RST).addListener(() => {
-    if (!gp(wiring.lcd.RST).outputValue) lcd.reset();
-  });
 
   // --- USB serial
   let serial = '';
   let consumed = 0; // wait-serial matches lines after the last match
   const serialLog = opts.serialLog ? fs.openSync(opts.serialLog, 'w') : null;
-  const cdc = opts.noUsb ? { sendSerialByte() {} } : new USBCDC(mcu.usbCtrl);
-  const decoder = new TextDecoder();
+  let cdc = null;
+  let decoder = null;
   const lines = []; // {ms, text}: each complete serial line and when it ended (simulated)
   const keyRecords = []; // per key press, for --report
+  const boots = []; // {boot, cause, at_ms, ready_ms, ready}: each power-on and its READY line
   let lineStart = 0;
-  cdc.onSerialData = (bytes) => {
+  const onSerialData = (bytes) => {
     const text = decoder.decode(bytes, { stream: true });
     serial += text;
     for (let eol = serial.indexOf('\n', lineStart); eol >= 0; eol = serial.indexOf('\n', lineStart)) {
@@ -271,8 +248,13 @@ function main() {
         .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
         .replace(/\r$/, '');
       lineStart = eol + 1;
-      const ms = clock.nanos / 1e6;
+      const ms = simMs();
       lines.push({ ms, text: line });
+      const boot = boots[boots.length - 1];
+      if (line.startsWith('SULTAN READY') && boot && boot.ready === null) {
+        boot.ready = line;
+        boot.ready_ms = ms;
+      }
       const m = /^SULTAN key=(\w+)/.exec(line);
       if (m) {
         const rec = keyRecords.find((r) => r.line === null && r.name === m[1]);
@@ -290,12 +272,58 @@ function main() {
     for (const b of Buffer.from(text, 'utf8')) cdc.sendSerialByte(b);
   };
 
+  // the parts on this boot's RP2040
+  const attachParts = (mcu, clock) => {
+    const gp = (n) => mcu.gpio[n];
+    const q7 = gp(wiring.sr.Q7);
+    refreshQ7 = () => q7.setInputValue(sr.q7);
+    gp(wiring.sr.PL).addListener(() => {
+      const high = gp(wiring.sr.PL).outputValue;
+      sr.setPL(high);
+      if (!high && latchWanted) {
+        latchWanted.latch_ms = simMs();
+        latchWanted = null;
+      }
+      refreshQ7();
+    });
+    gp(wiring.sr.CP).addListener(() => {
+      sr.setCP(gp(wiring.sr.CP).outputValue);
+      refreshQ7();
+    });
+    refreshQ7();
+    const spi = mcu.spi[(wiring.lcd.SCK >> 3) & 1];
+    const cs = gp(wiring.lcd.CS);
+    const dc = gp(wiring.lcd.DC);
+    // Each byte completes a little later, as on the wire (and so that DMA sees the FIFOs move the
+    // way the hardware moves them; completing inside onTransmit stalls CircuitPython's DMA writes).
+    const spiDone = clock.createAlarm(() => spi.completeTransmit(0));
+    spi.onTransmit = (value) => {
+      if (!cs.outputValue) lcd.write(dc.outputValue, value);
+      // 8 bits at the rate the firmware set (clk_peri / (CPSDVSR * (1 + SCR)), as on the chip:
+      // 24 MHz asked gives 20.8 MHz)
+      const hz = spi.clockFrequency;
+      spiDone.schedule(hz > 0 ? 8e9 / hz : SPI_BYTE_NANOS);
+    };
+    gp(wiring.lcd.RST).addListener(() => {
+      if (!gp(wiring.lcd.RST).outputValue) lcd.reset();
+    });
+    decoder = new TextDecoder();
+    cdc = opts.noUsb ? { sendSerialByte() {} } : new USBCDC(mcu.usbCtrl);
+    cdc.onSerialData = onSerialData;
+    chip.attach(mcu.flash, nowNanos, clock.createAlarm(() => chip.settle()));
+  };
+  const boot = (cause) => {
+    const flash = board ? board.mcu.flash.slice(0, FLASH_SIZE) : image;
+    if (board) baseNanos += board.clock.nanos;
+    boots.push({ boot: boots.length, cause, at_ms: baseNanos / 1e6, ready_ms: null, ready: null });
+    board = powerOn(rom, flash, chip, attachParts);
+  };
+  boot('power-on');
+
   // --- running
-  const started = Date.now();
   const deadline = started + opts.timeoutS * 1000;
-  const cycleNanos = 1e9 / 125e6;
-  const core = mcu.core;
   function runFor(nanos) {
+    const { clock, core } = board;
     const target = clock.nanos + nanos;
     while (clock.nanos < target) {
       if (core.waiting) {
@@ -306,29 +334,35 @@ function main() {
       }
     }
   }
-  const simMs = () => clock.nanos / 1e6;
-  const log = (msg) => console.error(`[emulate ${(simMs() / 1000).toFixed(3)}s sim, ${((Date.now() - started) / 1000).toFixed(1)}s wall] ${msg}`);
   const savePicture = (file) => {
     const pic = lcd.rgb(wiring.lcdRotate);
     const { width, height, rgb } = opts.window ? crop(pic, opts.window.width, opts.window.height) : pic;
     fs.writeFileSync(file, encodePNG(width, height, rgb));
   };
+  const writeFlash = () => {
+    if (opts.flashOut) fs.writeFileSync(opts.flashOut, board.mcu.flash.subarray(0, FLASH_SIZE));
+  };
   const writeReport = (error) => {
+    writeFlash();
     if (!opts.report) return;
     const ready = lines.filter((l) => l.text.startsWith('SULTAN READY'));
+    const bootOf = (ms) => boots.filter((b) => b.at_ms <= ms).length - 1;
     fs.writeFileSync(
       opts.report,
       JSON.stringify(
         {
-          firmware: opts.firmware,
+          firmware: opts.flashIn ? null : opts.firmware,
+          flash_in: opts.flashIn,
           window: opts.window,
           error: error || null,
           sim_ms: simMs(),
           wall_s: (Date.now() - started) / 1000,
           pixels: lcd.pixelsWritten,
           first_line_ms: lines.length ? lines[0].ms : null,
-          ready: ready.map((l) => ({ ms: l.ms, text: l.text })),
+          // ms: on the run's one timeline; boot_ms: since that boot's power-on
+          ready: ready.map((l) => ({ ms: l.ms, text: l.text, boot: bootOf(l.ms), boot_ms: l.ms - boots[bootOf(l.ms)].at_ms })),
           keys: keyRecords.map(({ pixels_at_press, ...r }) => r),
+          flash: { ...chip.report(), nvm: { addr: NVM_ADDR, len: NVM_LEN }, circuitpy: { addr: CIRCUITPY_ADDR, len: FLASH_SIZE - CIRCUITPY_ADDR }, boots },
           lines,
         },
         null,
@@ -346,7 +380,6 @@ function main() {
   };
 
   fs.mkdirSync(opts.out, { recursive: true });
-  mcu.core.PC = 0x10000000;
 
   let steps = [];
   if (opts.scenario) steps = steps.concat(parseScenario(fs.readFileSync(opts.scenario, 'utf8')).steps);
@@ -371,8 +404,35 @@ function main() {
       runFor(5e6);
     }
   };
+  const waitReady = (what) =>
+    waitFor(what, () => {
+      const idx = serial.indexOf('SULTAN READY', consumed);
+      const eol = idx >= 0 ? serial.indexOf('\n', idx) : -1;
+      if (eol < 0) return false;
+      consumed = eol + 1;
+      return true;
+    });
+  const runUntil = (ms) => {
+    if (ms > simMs()) runFor((ms - simMs()) * 1e6);
+  };
+  // a power cycle: RESET, or a cut (an erase or program under way is left part done, seeded)
+  const powerCycle = (kind) => {
+    const rand = rng((opts.seed * 0x9e3779b1 + chip.cuts.length * 0x85ebca6b + 1) >>> 0);
+    const cut = chip.powerCut(rand);
+    cut.kind = kind;
+    log(`${kind}: power off${cut.during ? ` during ${cut.during} at 0x${cut.addr.toString(16)} (${Math.round(cut.progress * 100)}% done)` : ''}; booting again`);
+    for (const b of buttons.list) sr.setInput(b.d, false); // no finger survives a power cut
+    lcd.reset();
+    lcd.fb.fill(0);
+    latchWanted = null;
+    if (serial.length > lineStart) onSerialData(new TextEncoder().encode('\n')); // end a line cut short
+    consumed = serial.length;
+    boot(kind);
+    waitReady(`SULTAN READY after ${kind}`);
+  };
   const shots = [];
   let pixelsAtShot = 0;
+  let pendingRelease = null; // the key pressed just before a cut: {id, at_ms}
   const lastChange = new Map(); // part-id -> simulated ms of its last press or release
   for (const step of steps) {
     const [kind, arg] = Object.entries(step)[0];
@@ -390,7 +450,7 @@ function main() {
       };
       waitFor(JSON.stringify(text), () => {
         if (process.env.EMULATE_TRACE && Math.floor(simMs()) % 1000 < 5)
-          log(`trace: pc=0x${core.PC.toString(16)} lcd commands=${lcd.commands} pixels=${lcd.pixelsWritten} serial=${serial.length}`);
+          log(`trace: pc=0x${board.core.PC.toString(16)} lcd commands=${lcd.commands} pixels=${lcd.pixelsWritten} serial=${serial.length}`);
         return found();
       });
     } else if (kind === 'wait-key-lines') {
@@ -408,13 +468,22 @@ function main() {
       log('soft reload: Ctrl-D');
       writeSerial('\x04');
       runFor(100e6);
-      waitFor('SULTAN READY after the reload', () => {
-        const idx = serial.indexOf('SULTAN READY', consumed);
-        const eol = idx >= 0 ? serial.indexOf('\n', idx) : -1;
-        if (eol < 0) return false;
-        consumed = eol + 1;
-        return true;
-      });
+      waitReady('SULTAN READY after the reload');
+    } else if (kind === 'power-cycle') {
+      if (arg.kind === 'CUT') {
+        const last = keyRecords[keyRecords.length - 1];
+        const target = (arg.from === 'press' && last ? last.press_ms : simMs()) + arg.after_ms;
+        if (pendingRelease && pendingRelease.at_ms < target) {
+          runUntil(pendingRelease.at_ms);
+          setButton(pendingRelease.id, false);
+        }
+        if (target < simMs()) log(`warning: CUT@${arg.after_ms} lands ${(simMs() - target).toFixed(1)} ms in the past; cutting now`);
+        runUntil(target);
+      }
+      pendingRelease = null;
+      powerCycle(arg.kind);
+    } else if (kind === 'release-before-cut') {
+      pendingRelease = { id: arg['part-id'], at_ms: simMs() + arg.ms };
     } else if (kind === 'delay') {
       runFor(parseDuration(arg) * 1e6);
     } else if (kind === 'set-control') {
@@ -452,7 +521,8 @@ function main() {
   if (errors.length) fail('the serial console shows ' + errors.join('; '));
   if (serialLog !== null) fs.closeSync(serialLog);
   writeReport(null);
-  log(`done: ${steps.length} steps, ${lcd.pixelsWritten} pixels written, ${lcd.commands} LCD commands`);
+  const unknown = Object.keys(chip.unknown);
+  log(`done: ${steps.length} steps, ${lcd.pixelsWritten} pixels written, ${lcd.commands} LCD commands; flash: ${chip.ops.length} erases/programs, ${chip.cuts.length} power cycles${unknown.length ? ', commands not modelled: ' + unknown.join(' ') : ''}`);
   process.exit(0);
 }
 

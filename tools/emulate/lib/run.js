@@ -46,4 +46,4 @@ function crop(pic, w, h) {
   return { width, height, rgb: out };
 }
 
-module.exports = { crop, randomKeys, serialErrors, RANDOM_MIX };
+module.exports = { crop, randomKeys, serialErrors, rng, RANDOM_MIX };
