@@ -9,6 +9,7 @@ from sultan import app
 from sultan.nostore import NoStore
 from sultan.rules import engine
 from sultan.ui import keys
+from sultan.ui.controller import S_MOTION_OFF
 from sultan_host import scripted
 from sultan_host.desktop.headless import HeadlessDisplay
 from sultan_host.snapshot import snapshot
@@ -25,8 +26,12 @@ def run_app(script, deal=7, store=None, size=(160, 128)):
     return d, ctrl, lines
 
 
+class MotionOff(NoStore):
+    settings = S_MOTION_OFF
+
+
 def test_serial_lines_and_one_refresh_per_key():
-    d, ctrl, lines = run_app("RIGHT START A B")
+    d, ctrl, lines = run_app("RIGHT START A B", store=MotionOff())
     assert lines[0].startswith("SULTAN READY board=testboard deal=7 mem_free=")
     assert lines[1:] == [
         "SULTAN key=RIGHT placed=0 pass=1 status=playing",
@@ -228,7 +233,7 @@ def test_whole_deal_through_the_main_loop_matches_autoplay():
     ref = engine.Game(deal=42)
     ref.autoplay()
     script = [keys.NAMES[k] for k in script_for(42, 2)]
-    d, ctrl, lines = run_app(" ".join(script), deal=42)
+    d, ctrl, lines = run_app(" ".join(script), deal=42, store=MotionOff())
     assert snapshot(ctrl.game) == snapshot(ref)
     assert len(lines) == 1 + len(script) and d.refreshes == 1 + len(script)
     assert lines[-1] == "SULTAN key=%s placed=%d pass=%d status=%s" % (

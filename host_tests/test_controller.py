@@ -183,7 +183,7 @@ def test_menu_choose_deal_number():
     ctrl = Controller(engine.Game(deal=7))
     script = menu_keys(ctrl, M_CHOOSE)
     press_all(ctrl, script[:-1])
-    assert ctrl.mode == MENU and len(ctrl.items) == 12  # no sound items without a Sound
+    assert ctrl.mode == MENU and len(ctrl.items) == 13  # no sound items without a Sound
     assert ctrl.menu_label(ctrl.menu_index) == "Choose deal number"
     press_all(ctrl, script[-1:])
     assert ctrl.mode == DEAL and ctrl.deal_number() == 7
@@ -295,7 +295,7 @@ def test_menu_wraps_both_ways_and_every_item_is_reachable():
     for sound in (False, True):
         ctrl = Controller(engine.Game(deal=7), sound=sound)
         n = len(ctrl.items)
-        assert n == (14 if sound else 12) and set(ctrl.items) <= set(MENU_ORDER)
+        assert n == (15 if sound else 13) and set(ctrl.items) <= set(MENU_ORDER)
         labels = set()
         ctrl.press(keys.SELECT)
         for _ in range(n):  # down through every line and round to the top again

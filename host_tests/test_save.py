@@ -663,6 +663,6 @@ def test_settings_ride_in_the_flags_byte_and_survive_power_cuts():
     buf = bytearray(save.SLOT_MAX)
     n = save.encode(buf, 5, stats.Stats(), 1, 0, g, bytearray(95), settings=0xFF)
     assert buf[3] == save.F_GAME | save.SETTINGS_MASK << 1  # encode keeps to the mask
-    buf[3] |= 0x40  # bit 6: beyond the settings (bit 5 is the language)
+    buf[3] |= 0x80  # bit 7: beyond the settings (bit 5 is the language, 6 motion off)
     save.crc_into(buf, n - 4, buf, n - 4)
     expect_fresh_with_message(bytes(buf) + b"\xff" * 1024)

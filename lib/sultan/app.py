@@ -91,10 +91,12 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     settings = ctrl.settings()
     n = 0
     events = keys.events
+    pending = None  # a key pressed during an animation: handled next
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
-        ev = events.get()
+        ev = pending or events.get()
+        pending = None
         if ev is None:
             store.idle()  # writes pending actions once the player pauses
             if getattr(keys, "exhausted", False):
@@ -107,16 +109,24 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         k = ev.key_number
         if not 0 <= k < len(NAMES):
             continue
+        moves = g.moves
         ctrl.press(k)
         if ctrl.event:
             sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
+        anim = None
+        if ctrl.motion_on:  # cards that travel: imported at the first key, never before READY
+            from sultan.ui import motion
+
+            anim = motion.play(screen, display, ctrl, moves, events, sound)
+            pending = anim.pending
         screen.update(ctrl)
         display.refresh()
-        g = ctrl.game
         # the key's answer is on the screen: said now, before the saves (a decided game's record
         # takes the Pico's NVM 51 ms to write, after the player already sees the panel)
         console("SULTAN key=%s placed=%d pass=%d status=%s"
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
+        if anim and anim.frames:
+            console(anim.line())
         if ctrl.changes != saved:
             saved = ctrl.changes
             try:

@@ -4,9 +4,9 @@ The record (little-endian; about 50 bytes for a new game, at most 995)::
 
     0   2  magic "SU"
     2   1  format version (1)
-    3   1  flags: bit 0 = a game follows the statistics; bits 1-5 = the player's
+    3   1  flags: bit 0 = a game follows the statistics; bits 1-6 = the player's
            settings (SETTINGS_MASK: bit 1 sound off, bit 2 lights off, bits 3-4 the
-           ruleset of the next deal, bit 5 Russian); bits 6-7 must be 0
+           ruleset of the next deal, bit 5 Russian, bit 6 motion off); bit 7 must be 0
     4   4  sequence number (1 .. 2**30-1, +1 on every write)
     8   2  record length n, CRC included
     10  4  game number (a serial: +1 on every new game)
@@ -41,8 +41,8 @@ VERSION = const(1)
 F_GAME = const(1)
 # The menu's settings ride in the flags byte, shifted left by one (see sultan.controller.settings):
 # a record written before they existed reads as "all defaults"; the layout is unchanged.
-SETTINGS_MASK = const(0x1F)
-F_KNOWN = const(0x3F)  # F_GAME | SETTINGS_MASK << 1: the flags a reader knows
+SETTINGS_MASK = const(0x3F)
+F_KNOWN = const(0x7F)  # F_GAME | SETTINGS_MASK << 1: the flags a reader knows
 HEADER = const(18)
 GAME_HEAD = const(9)
 ORDER_BYTES = const(95)

@@ -46,6 +46,7 @@ S_SOUND_OFF = const(1)
 S_LIGHTS_OFF = const(2)
 S_RULES_SHIFT = const(2)  # bits 2-3: the ruleset of the next deal
 S_RUSSIAN = const(16)  # the language: 0 English, 1 Russian
+S_MOTION_OFF = const(32)  # cards that travel (sultan.ui.motion): on unless this bit is set
 
 # Direction keys as (dcol, drow).
 _STEP = {keys.RIGHT: (1, 0), keys.LEFT: (-1, 0), keys.DOWN: (0, 1), keys.UP: (0, -1)}
@@ -86,6 +87,7 @@ class Controller(Actions):
         self.stats = stats  # sultan.saves.stats.Stats kept by the save store, None without one
         self.sound_on = True
         self.lights_on = True
+        self.motion_on = True
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
         self.menu = None  # sultan.ui.menu.Menu once wanted
@@ -100,11 +102,13 @@ class Controller(Actions):
     def settings(self):
         """The menu's switches and the language as a small int (saved with the game)."""
         return ((0 if self.sound_on else S_SOUND_OFF) | (0 if self.lights_on else S_LIGHTS_OFF)
-                | self.rules << S_RULES_SHIFT | (S_RUSSIAN if self.lang == words.RU else 0))
+                | self.rules << S_RULES_SHIFT | (S_RUSSIAN if self.lang == words.RU else 0)
+                | (0 if self.motion_on else S_MOTION_OFF))
 
     def apply_settings(self, bits):
         self.sound_on = not bits & S_SOUND_OFF
         self.lights_on = not bits & S_LIGHTS_OFF
+        self.motion_on = not bits & S_MOTION_OFF
         self.rules = settings_rules(bits)
         self.set_language(words.RU if bits & S_RUSSIAN else words.EN)
 

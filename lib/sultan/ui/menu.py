@@ -36,6 +36,8 @@ _RULES_NOW = const(15)
 _RULES_SAME = const(16)
 _RULES_NEXT = const(17)
 _LANGUAGE = const(18)
+_MOTION_ON = const(19)
+_MOTION_OFF = const(20)
 
 M_NEW = const(0)
 M_CHOOSE = const(1)
@@ -51,8 +53,9 @@ M_STATS = const(10)
 M_SOUND = const(11)
 M_LIGHTS = const(12)
 M_LANGUAGE = const(13)
+M_MOTION = const(14)
 MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
-              M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
+              M_MOTION, M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
 
 
 def _tell(ctrl, i, c1=0, c2=0):
@@ -85,6 +88,8 @@ class Menu:
             on = ctrl.sound_on
         elif m == M_LIGHTS:
             on = ctrl.lights_on
+        elif m == M_MOTION:
+            on = ctrl.motion_on
         elif m == M_RULESET:
             return text + ": " + words.ruleset_name(ctrl.rules)
         else:
@@ -138,6 +143,9 @@ class Menu:
         elif item == M_LIGHTS:
             ctrl.lights_on = not ctrl.lights_on
             _tell(ctrl, _LIGHTS_ON if ctrl.lights_on else _LIGHTS_OFF)
+        elif item == M_MOTION:
+            ctrl.motion_on = not ctrl.motion_on
+            _tell(ctrl, _MOTION_ON if ctrl.motion_on else _MOTION_OFF)
         elif item == M_LANGUAGE:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
             _tell(ctrl, _LANGUAGE)

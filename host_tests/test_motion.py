@@ -1,0 +1,166 @@
+"""Cards that travel (sultan.ui.motion, issue 18): slides, a new deal dealt, the interrupt, the
+switch and its save bit.  Frames come from ``sultan_host.desktop.movie`` on a frame clock, so no
+test depends on the host's speed."""
+
+import numpy as np
+import pytest
+from sultan.nostore import NoStore
+from sultan.rules import engine
+from sultan.saves import record
+from sultan.ui import keys, motion
+from sultan.ui.controller import S_MOTION_OFF, Controller
+from sultan.ui.layout import F0, STOCK, TALON
+from sultan.ui.menu import M_AUTO, M_MOTION
+from sultan_host.desktop import movie
+from sultan_host.desktop.screenshot import render
+from sultan_host.snapshot import snapshot
+
+PLAY_DEAL = 8  # A A sends the A of diamonds from divan slot 0 to a foundation
+
+
+class MotionOff(NoStore):
+    settings = S_MOTION_OFF
+
+
+def still(deal, size, script):
+    """The picture and controller after ``script`` with motion off (one frame per key)."""
+    img, ctrl = render(deal, size, script, store=MotionOff())
+    return np.asarray(img), ctrl
+
+
+def last(display):
+    from sultan_host.desktop.headless import to_image
+
+    return np.asarray(to_image(display.shots[-1][1]))
+
+
+def key_frames(display, lines, n):
+    """How many frames the animation of the ``n``-th key drew (from its SULTAN anim line)."""
+    seen = 0
+    for i, line in enumerate(lines):
+        if line.startswith("SULTAN key="):
+            seen += 1
+            if seen == n:
+                nxt = lines[i + 1] if i + 1 < len(lines) else ""
+                return int(nxt.split("frames=")[1].split()[0]) if nxt.startswith("SULTAN anim=") else 0
+    raise AssertionError("no key %d in %r" % (n, lines))
+
+
+@pytest.mark.parametrize("size", ["160x128", "320x240"])
+def test_a_play_slides_to_its_foundation_and_ends_on_the_still_frame(size):
+    g = engine.Game(deal=PLAY_DEAL)
+    f = g.where[g.card_at(0)] - 1
+    d, ctrl, lines = movie.record(PLAY_DEAL, size, "A A")
+    assert ctrl.game.placed == 1
+    frames = key_frames(d, lines, 2)
+    assert 3 <= frames <= 8  # 100 ms at 20 ms a frame
+    # the frames between the two keys' lines: the card's box moves from slot 0 towards its foundation
+    shots = [fb for _t, fb in d.shots[-frames - 1:-1]]
+    s = 2 if size == "320x240" else 1
+    from sultan.ui.build import layout
+
+    lay = layout(*(int(v) for v in size.split("x")))
+    x0, _y0 = lay.place_xy(0)
+    x1, _y1 = lay.place_xy(F0 + f)
+    centres = []
+    for a, b in zip(shots, shots[1:] + [d.shots[-1][1]], strict=False):
+        xs = np.nonzero((a != b).any(axis=0))[0]
+        centres.append(xs.mean() / s)
+    assert centres == sorted(centres)  # left to right, never back
+    assert x0 <= centres[0] and centres[-1] <= x1 + 22
+    # the last frame is the picture the same keys give with motion off
+    want, _ = still(PLAY_DEAL, size, "A A")
+    assert (last(d) == want).all()
+
+
+def test_a_key_during_a_slide_ends_it_and_is_handled():
+    # START comes right after the slide's first frame: the slide stops, START turns a card
+    d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A START", at_once=(2,))
+    keys_said = [line.split()[1] for line in lines if line.startswith("SULTAN key=")]
+    assert keys_said == ["key=A", "key=A", "key=START"]  # no key lost
+    assert key_frames(d, lines, 2) == 1  # cut short after its first frame
+    want, ref = still(PLAY_DEAL, "160x128", "A A START")
+    assert snapshot(ctrl.game) == snapshot(ref.game) and ctrl.game.talon_count == 1
+    assert (last(d) == want).all()
+
+
+def test_undo_slides_back_and_a_turn_slides_to_the_talon():
+    d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A B START")
+    assert key_frames(d, lines, 3) >= 3  # B: the card back to its slot
+    assert key_frames(d, lines, 4) >= 3  # START: stock to talon
+    assert motion.ends(engine.A_TURN << 8) == (STOCK, TALON)
+    want, ref = still(PLAY_DEAL, "160x128", "A A B START")
+    assert snapshot(ctrl.game) == snapshot(ref.game)
+    assert (last(d) == want).all()
+
+
+def test_a_new_deal_is_dealt_from_the_stock():
+    d, ctrl, lines = movie.record(7, "320x240", "SELECT A")  # New random deal (rand_deal gives 1)
+    assert ctrl.game.deal == 1
+    line = [x for x in lines if x.startswith("SULTAN anim=")][-1]
+    assert line.startswith("SULTAN anim=deal frames=")
+    n = key_frames(d, lines, 2)
+    assert n >= len(motion.DEAL_ORDER)  # every card travels
+    assert int(line.split("ms=")[1]) <= 600
+    want, _ = still(7, "320x240", "SELECT A")
+    assert (last(d) == want).all()
+
+
+def test_each_autoplay_step_is_seen_and_the_game_is_the_same():
+    ctrl = Controller(engine.Game(deal=PLAY_DEAL), settings=0)
+    script = []
+
+    def press(name):
+        ctrl.press(keys.NAMES.index(name))
+        script.append(name)
+
+    press("SELECT")
+    while ctrl.items[ctrl.menu_index] != M_AUTO:
+        press("DOWN")
+    press("A")  # autoplay on: plays what fits at once
+    moves_before = ctrl.game.moves
+    press("START")
+    while ctrl.game.moves - moves_before < 3:  # a key after which autoplay played at least twice
+        moves_before = ctrl.game.moves
+        press("START")
+    steps = ctrl.game.moves - moves_before
+    slides = []
+    real = motion.Animation.slide
+
+    def counting(self, src, dst, card, ms):
+        slides.append((src, dst))
+        return real(self, src, dst, card, ms)
+
+    motion.Animation.slide = counting
+    try:
+        d, got, lines = movie.record(PLAY_DEAL, "160x128", " ".join(script))
+    finally:
+        motion.Animation.slide = real
+    assert snapshot(got.game) == snapshot(ctrl.game)
+    # the last key's slides: one per logged action (a turn, then each card autoplay sent home)
+    assert len(slides) >= steps and slides[-steps][0] == STOCK
+    assert all(dst >= F0 for _src, dst in slides[-steps + 1:])
+    want, _ = still(PLAY_DEAL, "160x128", " ".join(script))
+    assert (last(d) == want).all()
+
+
+def test_the_menu_switch_and_its_save_bit():
+    ctrl = Controller(engine.Game(deal=7), settings=0)
+    assert ctrl.motion_on and not ctrl.settings() & S_MOTION_OFF  # an old save's 0: motion on
+    ctrl.press(keys.SELECT)
+    while ctrl.items[ctrl.menu_index] != M_MOTION:
+        ctrl.press(keys.DOWN)
+    assert ctrl.menu_label(ctrl.menu_index) == "Motion: on"
+    ctrl.press(keys.A)
+    assert not ctrl.motion_on and ctrl.message == "motion off"
+    bits = ctrl.settings()
+    assert bits & S_MOTION_OFF
+    assert Controller(engine.Game(deal=7), settings=bits).motion_on is False
+    # the bit rides in the record's flags byte (bit 6) and comes back
+    assert bits <= record.SETTINGS_MASK and record.F_KNOWN & S_MOTION_OFF << 1
+
+
+def test_with_motion_off_no_frame_is_added():
+    d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A B", store=MotionOff())
+    assert not [x for x in lines if x.startswith("SULTAN anim=")]
+    assert d.refreshes == 1 + 3

@@ -1,0 +1,281 @@
+"""Cards that travel: a played card slides from its place to where it goes, and a new deal is
+dealt from the stock.
+
+``sultan.app.run`` imports this module at the first key that moves a card with the menu's
+"Motion" on -- never before READY: the board's heap at READY has no room for it -- and calls
+``play`` after the controller has done the key.  ``play`` takes the game back to where it was
+before the key (``Game.undo``) and forward again one logged action at a time (``Game.redo``),
+drawing each: so a player's move, an undo or redo, and every step of autoplay are seen in turn,
+and the game ends exactly as the controller left it (the same log bytes).  The hint's move is
+shown by its card sliding to its target and vanishing there.  The screen's own ``update`` then
+draws the key's last frame (the message, the panel) as it does with motion off.
+
+Each frame moves one TileGrid, the flyer (made at the first slide, then kept, over the cards and
+under the text), and changes the tiles of the place it leaves or lands on: displayio repaints the
+flyer's old and new areas apart on a scaled display, about 1,300 pixels at 160x128 and 5,300 at
+320x240 (5 and 25 ms on the Pico).  A frame shows the card where it will be when the frame is on
+the glass (the last frame's cost ahead), so a slide takes ``SLIDE_MS`` at any size and frame rate.
+
+Any key pressed during an animation ends it at once: the rest is played without frames, the key's
+last frame follows, and the key is handed back to the main loop (``play`` returns it): no key is
+lost.  A key already waiting when an animation starts skips it whole.
+"""
+
+import time
+
+from sultan import const
+from sultan.rules import engine
+from sultan.ui import sprites
+from sultan.ui.actions import PLAY
+from sultan.ui.layout import F0, PARK, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.widgets import place
+
+SLIDE_MS = const(100)  # a played card's journey (the issue's goal: <= ~120 ms)
+DEAL_MS = const(36)  # each of a new deal's 15 cards from the stock: 540 ms in all (goal: <= 600)
+_FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
+_BACK = const(255)  # a face-down card (the stock), as the screen's card bytes say it
+_SULTAN = const(253)  # the sultan's gold face (no card byte is 253)
+_CARD_TILES = const(6)
+_FLYER_AT = const(19)  # the flyer's layer in the board Group: over the 17 cards and the 2 counts
+_KIND = const(15)  # the move log's kind bits (the rest are flags)
+
+# The layout's nine cards in the order they are dealt, then the divan's six.
+DEAL_ORDER = (F0, F0 + 1, F0 + 2, F0 + 3, SULTAN_PLACE, F0 + 4, F0 + 5, F0 + 6, F0 + 7, 0, 1, 2, 3, 4, 5)
+
+clock = None  # a function giving milliseconds (the host's GIF tool sets a frame clock); None: time's
+
+
+def now_ms():
+    """Milliseconds from an arbitrary start (``clock`` when set)."""
+    if clock is not None:
+        return clock()
+    try:
+        return time.monotonic_ns() // 1000000
+    except AttributeError:  # MicroPython
+        return time.ticks_ms()
+
+
+def ends(action):
+    """(from, to) places of a packed action (``kind << 8 | second log byte``); None: a redeal."""
+    k = action >> 8
+    if k == engine.A_PLAY:
+        return (action >> 4) & 15, F0 + (action & 15)
+    if k == engine.A_TURN:
+        return STOCK, TALON
+    if k == engine.A_PARK:
+        return TALON, (action >> 4) & 15
+    return None
+
+
+def card_at(g, p):
+    """The card byte place ``p`` shows for game ``g`` (``_BACK`` for the stock, 0 empty)."""
+    if p >= F0:
+        return g.foundation_card(p - F0)
+    if p == STOCK:
+        return _BACK if g.stock_count else 0
+    return g.card_at(p)
+
+
+def logged(g, i):
+    """The packed action of move-log entry ``i`` of ``g``."""
+    return (g.log[2 * i] & _KIND) << 8 | g.log[2 * i + 1]
+
+
+class Animation:
+    """One key's animation: its frames, and the key that cut it short."""
+
+    def __init__(self, screen, display, events, sound):
+        self.screen = screen
+        self.display = display
+        self.events = events
+        self.sound = sound
+        self.pending = None  # a key press that came during the animation
+        self.frames = 0
+        self.cost = _FIRST_COST  # the last frame's cost (ms)
+        self.kind = ""  # "slide", "deal" or "hint" once a frame is drawn
+        self.start = now_ms()
+        self.first = self.last = 0  # when the first and the last frame were on the screen
+
+    def line(self):
+        """The serial line that says it (after the key's line): ``SULTAN anim=<kind> frames=<n>
+        first=<ms from the key's animation start to its first frame> ms=<first to last frame>``."""
+        return "SULTAN anim=%s frames=%d first=%d ms=%d" % (
+            self.kind, self.frames, self.first - self.start, self.last - self.first)
+
+    def key(self):
+        """True once a key has been pressed (kept in ``pending``); releases are dropped."""
+        if self.pending is not None:
+            return True
+        self.sound.update()  # tones end and notes start on time while the cards travel
+        ev = self.events.get()
+        while ev is not None:
+            if ev.pressed:
+                self.pending = ev
+                return True
+            ev = self.events.get()
+        return False
+
+    def frame(self):
+        t = now_ms()
+        self.display.refresh()
+        self.last = now_ms()
+        if not self.frames:
+            self.first = self.last
+        self.frames += 1
+        self.cost = self.last - t
+
+    def flyer(self, card):
+        """The flyer showing ``card`` (made once, at the first slide)."""
+        s = self.screen
+        f = getattr(s, "flyer", None)
+        if f is None:
+            import displayio
+
+            f = displayio.TileGrid(s.sheet, pixel_shader=s.palette, width=2, height=3,
+                                   tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
+                                   default_tile=sprites.T_EMPTY, x=PARK, y=0)
+            f.hidden = True  # off the screen until first shown (see sultan.ui.screen)
+            s.board.insert(_FLYER_AT, f)
+            s.flyer = f
+        t = s._tiles
+        if card == _BACK or card == _SULTAN:
+            first = sprites.T_BACK if card == _BACK else sprites.T_SULTAN
+            for i in range(_CARD_TILES):
+                t[i] = first + i
+        else:
+            sprites.face_tiles(card, t)
+        for i in range(_CARD_TILES):
+            if f[i] != t[i]:
+                f[i] = t[i]
+        return f
+
+    def slide(self, src, dst, card, ms):
+        """``card`` travels from place ``src`` to place ``dst`` in ``ms``; the screen's places
+        must already show the rest (``dst`` what it showed before)."""
+        if self.key():
+            return
+        lay = self.screen.layout
+        x0, y0 = lay.place_xy(src)
+        x1, y1 = lay.place_xy(dst)
+        f = self.flyer(card)
+        start = now_ms()
+        t = 0
+        while True:
+            t += self.cost  # where the card will be when this frame is on the screen
+            if t >= ms:
+                break
+            place(f, (x0 + (x1 - x0) * t // ms, y0 + (y1 - y0) * t // ms))
+            self.frame()
+            if self.key():
+                break
+            t = now_ms() - start
+        f.hidden = True
+
+    def step(self, g, src, dst, land):
+        """Show ``g``'s places but ``dst`` (still as before), slide ``land`` there, land it."""
+        s = self.screen
+        show_cards(s, g, dst)
+        s._show_counts(g)
+        self.kind = "slide"
+        self.slide(src, dst, land, SLIDE_MS)
+        s._show_card(dst, land)
+
+    def forward(self, g, start):
+        """The actions logged since move ``start``, taken back and played again one by one."""
+        end = g.moves
+        while g.moves > start:
+            g.undo()
+        while g.moves < end:
+            e = ends(logged(g, g.moves))
+            g.redo()
+            if e is None:  # a redeal: no card travels
+                continue
+            src, dst = e
+            self.step(g, src, dst, card_at(g, dst))
+
+    def back(self, g):
+        """The action just undone, sliding home."""
+        e = ends(logged(g, g.moves))
+        if e is None:
+            return
+        src, dst = e
+        g.redo()
+        card = card_at(g, dst)
+        g.undo()
+        s = self.screen
+        show_cards(s, g, src)
+        s._show_counts(g)
+        self.kind = "slide"
+        self.slide(dst, src, card, SLIDE_MS)
+        s._show_card(src, card_at(g, src))
+
+    def deal(self, g):
+        """A new deal: every place of the layout and the divan empty, then each card from the
+        stock in ``DEAL_ORDER``."""
+        s = self.screen
+        show_cards(s, g, -1)
+        s._show_counts(g)
+        if self.key():
+            return
+        self.kind = "deal"
+        sultan = s.cards[SULTAN_PLACE]
+        for p in DEAL_ORDER:
+            if p == SULTAN_PLACE:
+                _tiles(sultan, sprites.T_EMPTY)
+            else:
+                s._show_card(p, 0)
+        for p in DEAL_ORDER:
+            if p == SULTAN_PLACE:
+                self.slide(STOCK, p, _SULTAN, DEAL_MS)
+                _tiles(sultan, sprites.T_SULTAN)
+            else:
+                card = card_at(g, p)
+                self.slide(STOCK, p, card, DEAL_MS)
+                s._show_card(p, card)
+
+    def hint(self, g, h):
+        """The hint's card slides to its target and vanishes there: the rings stay to say it."""
+        k = engine.hint_kind(h)
+        if k == engine.A_PLAY:
+            src = engine.hint_place(h)
+            dst = F0 + engine.hint_foundation(h)
+        elif k == engine.A_PARK:
+            src = TALON
+            dst = engine.hint_place(h)
+        else:
+            return
+        self.kind = "hint"
+        self.slide(src, dst, g.card_at(src), SLIDE_MS)
+
+
+def show_cards(screen, g, hold):
+    """``screen``'s places as ``g`` has them, but place ``hold`` (-1: none), left as it was."""
+    for p in range(SULTAN_PLACE):
+        if p != hold:
+            screen._show_card(p, card_at(g, p))
+
+
+def _tiles(tg, first):
+    for i in range(_CARD_TILES):
+        tg[i] = first + i
+
+
+def play(screen, display, ctrl, moves, events, sound):
+    """Animate what the last key did to ``ctrl`` (the game's move count was ``moves`` before it).
+
+    Returns the ``Animation`` (its ``pending`` key, if one cut it short; ``frames``; ``kind``)."""
+    a = Animation(screen, display, events, sound)
+    g = ctrl.game
+    screen.panel.show(())  # a menu's choice: the table is seen while the cards travel
+    screen._show_rings(ctrl)
+    if ctrl.event == "deal":
+        if ctrl.mode == PLAY:
+            screen.update(ctrl)  # the new deal's status and message, then its cards from the stock
+        a.deal(g)
+    elif g.moves > moves:
+        a.forward(g, moves)
+    elif g.moves == moves - 1 and g.moves < g.log_end:
+        a.back(g)
+    elif ctrl.hint:
+        a.hint(g, ctrl.hint)
+    return a
