@@ -1,0 +1,172 @@
+"""The board build's rewriting, pinned without firmware: the ``--py-only`` CIRCUITPY tree (constants
+folded across modules, public consts made private: the same rewriting as the .mpy build, only not
+compiled) runs on the MicroPython VM and must do exactly what the source tree does there --
+whole games of both rulesets with the same move-log bytes, and the controller's same answer to
+every key of a fixed sequence.  A folding bug fails here, on any machine.
+"""
+
+import os
+import random
+
+import pytest
+from conftest import run_micropython, tool
+from sultan.rules import engine
+from sultan.ui import keys
+from test_controller import script_for
+
+bc = tool("build_circuitpy")
+
+pytestmark = pytest.mark.micropython
+
+DEALS = 200  # per ruleset
+HEAP = "256K"
+TIMEOUT = 180  # seconds: each run takes about 8; a broken build may loop for ever
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The --py-only tree for CircuitPython 10, and the manifests of 8, 9 and 10."""
+    root = tmp_path_factory.mktemp("built")
+    manifests = {}
+    for cp in bc.CP_VERSIONS:
+        manifests[cp] = bc.build(cp, str(root / ("cp%d" % cp)), py_only=True, quiet=True)
+    return str(root / "cp10"), manifests
+
+
+def py_files(manifest):
+    return {rel: digest for rel, digest in manifest["files"].items() if rel.endswith(".py")}
+
+
+def test_one_py_tree_for_every_circuitpython(built):
+    # Only the sheets (.dat) differ between majors, so the tree run below stands for all three.
+    _out, manifests = built
+    assert py_files(manifests[8]) == py_files(manifests[9]) == py_files(manifests[10])
+
+
+def test_the_tree_run_here_is_rewritten(built):
+    # The comparison below means something only if the built tree is not the source.
+    out, manifests = built
+    private = manifests[10]["private_consts"]
+    assert "A_PLAY" in private["sultan.rules.engine"] and "LAST_SEED" in private["sultan.rules.winnable"]
+    with open(os.path.join(out, "lib", "sultan", "ui", "actions.py"), encoding="utf-8") as f:
+        actions = f.read()
+    assert "import LAST_CLASSIC" not in actions and "_LAST_SEED = const(" in actions  # folded in
+    with open(os.path.join(out, "lib", "sultan", "rules", "engine.py"), encoding="utf-8") as f:
+        assert "\n_A_PLAY = const(2)" in f.read()  # made private
+
+
+# Both trees run the same script; names made private on the board (engine.RULES_CLASSIC ...)
+# are not in the built modules' dicts, so the script holds their numbers, taken from CPython.
+GAMES = """
+from sultan.rules.engine import Game
+g = Game(deal=1)
+for rules in (%(seed)d, %(classic)d):
+    for d in range(1, %(deals)d + 1):
+        g.new_deal(d, rules)
+        s = g.autoplay()
+        print(rules, d, s, g.placed, g.pass_no, bytes(g.log[:2 * g.log_end]).hex())
+"""
+
+
+def test_whole_games_leave_the_same_move_log(built):
+    out, _ = built
+    code = GAMES % {"seed": engine.RULES_SEED, "classic": engine.RULES_CLASSIC, "deals": DEALS}
+    source = run_micropython(code, heap=HEAP, timeout=TIMEOUT)
+    board = run_micropython(code, heap=HEAP, path=os.path.join(out, "lib"), timeout=TIMEOUT)
+    rows = [line.split() for line in source.splitlines()]
+    assert len(rows) == 2 * DEALS
+    # real games of both rulesets, won and lost, not empty logs
+    assert {(r[0], r[2]) for r in rows} == {(str(rules), str(s)) for rules in (0, 1) for s in (1, 2)}
+    assert min(len(r[5]) for r in rows) > 100
+    for a, b in zip(source.splitlines(), board.splitlines(), strict=True):
+        assert b == a
+    assert board == source
+
+
+CONTROLLER = """
+from sultan.rules.engine import Game, STATUS_NAMES
+from sultan.saves.nvm import NvmRegion
+from sultan.saves.store import Store
+from sultan.ui.controller import Controller
+from sultan.ui.keys import NAMES
+seed = [%(seed)d]
+def rand_deal():  # the menu's "new deal": the same numbers on both trees
+    seed[0] = (seed[0] * 1103515245 + 12345) & 0x3FFFFFFF
+    return seed[0] %% 999999 + 1
+def digest(data, n):
+    h = 0
+    for i in range(n):
+        h = (h * 31 + data[i]) & 0xFFFFFF
+    return h
+def show(c, store):
+    g = c.game
+    print(" ", g.deal, g.rules, g.moves, g.log_end, digest(g.log, 2 * g.log_end), c.mode, c.cursor,
+          c.selected, c.hint, c.event, c.changes, c.settings(), c.rules, c.winnable, c.autoplay, c.lang,
+          c.message_cards[0], c.message_cards[1], c.menu.index if c.menu else -1,
+          c.editor.number() if c.editor else -1, store.writes, store.game_no, store.recorded)
+    print(" ", c.message)
+def play(deal, rules, script):
+    # as sultan.app.run does, without the screen: each key, its serial line, then the saves
+    nvm = bytearray(b"\\xff" * 2048)
+    store = Store(NvmRegion(nvm), 8)
+    c = Controller(Game(deal=deal, rules=rules), rand_deal=rand_deal, sound=True, stats=store.stats)
+    store.save(c.game)
+    saved, settings, writes = c.changes, c.settings(), store.writes
+    for k in script:
+        c.press(k)
+        g = c.game
+        print("SULTAN key=%%s placed=%%d pass=%%d status=%%s" %% (
+            NAMES[k], g.placed, g.pass_no, STATUS_NAMES[g.status()]))
+        if c.changes != saved:
+            saved = c.changes
+            store.save(g)
+        if c.settings() != settings:
+            settings = c.settings()
+            store.set_settings(settings, g)
+        show(c, store)
+        if store.writes != writes:
+            writes = store.writes
+            print(" ", digest(nvm, len(nvm)))
+    store.flush()
+    # power on again: the saves read back into a new game
+    again = Store(NvmRegion(nvm), 8)
+    g = again.load(Game(deal=1))
+    print("LOADED", g.deal, g.rules, g.moves, g.log_end, digest(g.log, 2 * g.log_end), again.settings,
+          again.game_no, again.recorded, again.message, again.stats.rows)
+"""
+
+
+def key_scripts():
+    """(deal, rules, keys): a seed deal played to its end by buttons, then random presses (the
+    menu with its rulesets, languages, hints, winnable and numbered deals, the pages)."""
+    r = random.Random(19)
+    wander = [r.randrange(len(keys.NAMES)) for _ in range(2500)]
+    return [
+        (7, engine.RULES_SEED, script_for(7, 1) + wander[:1200]),
+        (5, engine.RULES_CLASSIC, wander[1200:]),
+    ]
+
+
+def test_the_controller_answers_every_key_the_same(built):
+    out, _ = built
+    code = CONTROLLER % {"seed": 1234}
+    code += "".join("play(%d, %d, %r)\n" % (d, rules, bytes(script)) for d, rules, script in key_scripts())
+    source = run_micropython(code, heap=HEAP, timeout=TIMEOUT)
+    board = run_micropython(code, heap=HEAP, path=os.path.join(out, "lib"), timeout=TIMEOUT)
+    lines = source.splitlines()
+    serial = [line for line in lines if line.startswith("SULTAN key=")]
+    states = [lines[i + 1].split() for i, line in enumerate(lines) if line.startswith("SULTAN key=")]
+    assert len(serial) == sum(len(s) for _d, _r, s in key_scripts())
+    # the presses went through every mode and both rulesets, ended a game, and saved
+    assert {int(s[5]) for s in states} == {0, 1, 2, 3, 4, 5}
+    assert {s[1] for s in states} == {"0", "1"}
+    assert "status=won" in source or "status=lost" in source
+    assert len({(s[0], s[20]) for s in states}) > 10  # the store wrote, deal after deal
+    loaded = [line for line in lines if line.startswith("LOADED")]
+    assert len(loaded) == 2
+    for line in loaded:  # each play's game came back from its saves, undamaged
+        deal, damage = line.split()[1], line.split()[9]
+        assert damage == "None" and deal in {s[0] for s in states}
+    for i, (a, b) in enumerate(zip(lines, board.splitlines(), strict=True)):
+        assert b == a, "line %d" % i
+    assert board == source
