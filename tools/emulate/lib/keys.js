@@ -31,7 +31,7 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
       steps.push({ 'power-cycle': { kind: 'RESET' } });
       return;
     }
-    const cut = /^CUT@(\d{1,7})$/i.exec(word);
+    const cut = /^CUT@(\d{1,7}(?:\.\d{1,3})?)$/i.exec(word);
     if (cut) {
       const prev = w > 0 ? words[w - 1] : '';
       const fromPress = /^[A-Za-z]+(?:\*\d{1,4})?$/.test(prev) && !/^(RELOAD|RESET)$/i.test(prev);

@@ -366,7 +366,7 @@ test('qspi: an erase through the SSI ends when the chip says, on the simulator c
 const { keySteps } = require('../lib/keys');
 test('keys: RESET and CUT@ms; the key before a cut is not waited for', () => {
   const buttons = new Netlist(diagram).buttons();
-  const steps = keySteps('RIGHT START CUT@10050 RESET WAIT:100 CUT@5', buttons, 60, 100, false);
+  const steps = keySteps('RIGHT START CUT@10050 RESET WAIT:100 CUT@5.25', buttons, 60, 100, false);
   const kinds = steps.map((s) => Object.keys(s)[0]);
   assert.deepStrictEqual(kinds, [
     'set-control', 'delay', 'set-control', 'wait-serial', 'delay', // RIGHT
@@ -375,6 +375,6 @@ test('keys: RESET and CUT@ms; the key before a cut is not waited for', () => {
   ]);
   assert.deepStrictEqual(steps[7]['power-cycle'], { kind: 'CUT', after_ms: 10050, from: 'press' });
   assert.deepStrictEqual(steps[8]['power-cycle'], { kind: 'RESET' });
-  assert.deepStrictEqual(steps[10]['power-cycle'], { kind: 'CUT', after_ms: 5, from: 'now' });
+  assert.deepStrictEqual(steps[10]['power-cycle'], { kind: 'CUT', after_ms: 5.25, from: 'now' });
   assert.throws(() => keySteps('CUT@x', buttons, 60, 100, false), /bad cut/);
 });
