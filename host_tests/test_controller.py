@@ -456,6 +456,8 @@ def test_the_menus_hint_points_at_no_losing_move():
     for _ in range(42):  # a careless player: the stock turned, nothing played
         assert g.safe_hint() != engine.NO_SAFE_MOVE
         assert g.turn() == engine.OK or g.redeal() == engine.OK
+    for _ in range(2):  # then the sure plays, always safe, up to a real choice
+        assert g.act(g.safe_hint()) == engine.OK
     assert g.safe_hint() == engine.NO_SAFE_MOVE and g.hint()  # a move exists; none known to win
     ctrl = Controller(g)
     press_all(ctrl, menu_keys(ctrl, M_HINT, up=True))

@@ -71,19 +71,19 @@ def hint(g):
 
 
 def safe_hint(g):
-    """The hint if it keeps the deal winnable, else ``engine.NO_SAFE_MOVE``; 0 if no move is left.
+    """The hint if it is safe, else ``engine.NO_SAFE_MOVE``; 0 if no move is left.
 
-    Classic rules: if the lookahead finds a won game that starts with the
-    move (within its budget: a winnable deal can still get ``NO_SAFE_MOVE``).
-    Seed rules: the policy is perfect, so its hint.
+    Safe: the move cannot lower the deal's chances.  An obvious move is (a forced turn or
+    redeal, or a play ``Game.sure_play`` gives, which the host solver proves harmless), so a
+    deal the game calls winnable always gets its first hint; at a real choice, a move a won
+    game starts with (found by the lookahead within its budget: a winnable deal can still get
+    ``NO_SAFE_MOVE`` there).  Seed rules: the policy is perfect, so its hint.
     """
     h = hint(g)
     if not h or g.refill:
         return h
-    look = g.lookahead
-    if look.verdict == _OBVIOUS:  # an obvious or forced move: is the deal still won from here?
-        look.run(g)
-    return h if look.verdict == _WIN else _NO_SAFE_MOVE
+    v = g.lookahead.verdict
+    return h if v == _WIN or v == _OBVIOUS else _NO_SAFE_MOVE
 
 
 def step(g):
