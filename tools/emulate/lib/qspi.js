@@ -305,6 +305,11 @@ function attachQspi(mcu, chip) {
   const io = new IOQSPI(mcu, bus);
   mcu.peripherals[0x18000] = ssi;
   mcu.peripherals[0x40018] = io;
+  // SIO's GPIO_HI_IN reads the SS pad: BOOTSEL released, so it reads high (pull-up, input enabled:
+  // PADS_QSPI's reset value 0x5a). rp2040js leaves it low with input off, and CircuitPython 10's
+  // BOOTSEL check then waits for ever for the button to be let go.
+  mcu.qspi[SS_PIN].padValue = 0x5a;
+  mcu.qspi[SS_PIN].setInputValue(true);
   return { bus, ssi, io };
 }
 
