@@ -22,9 +22,11 @@ class MotionOff(NoStore):
     settings = S_MOTION_OFF
 
 
-def still(deal, size, script):
+def still(deal, size, script, store=None):
     """The picture and controller after ``script`` with motion off (one frame per key)."""
-    img, ctrl = render(deal, size, script, store=MotionOff())
+    store = store or MotionOff()
+    store.settings = S_MOTION_OFF
+    img, ctrl = render(deal, size, script, store=store)
     return np.asarray(img), ctrl
 
 
@@ -164,3 +166,70 @@ def test_with_motion_off_no_frame_is_added():
     d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A B", store=MotionOff())
     assert not [x for x in lines if x.startswith("SULTAN anim=")]
     assert d.refreshes == 1 + 3
+
+
+def near_win():
+    """(deal, store, keys): a won deal taken back one move, a store that resumes it, and the keys
+    that make the last move (walk to its card, A, A)."""
+    from sultan_host import scripted
+
+    deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
+
+    def one_move_left():
+        g = engine.Game(deal=deal)
+        g.autoplay()
+        g.undo()
+        return g
+
+    h = one_move_left().hint()
+    assert engine.hint_kind(h) == engine.A_PLAY
+
+    class Near(NoStore):
+        def load(self):
+            return one_move_left()
+
+    walk = [keys.NAMES[k] for k in scripted.route(0, engine.hint_place(h))]
+    return deal, Near, walk + ["A", "A"]
+
+
+def test_a_win_cascades_until_a_key_then_the_won_panel():
+    from sultan.ui.controller import OVER
+
+    deal, near, script = near_win()
+    d, ctrl, lines = movie.record(deal, "160x128", " ".join(script + ["RIGHT"]), gap_ms=1500, store=near())
+    assert ctrl.mode == OVER and ctrl.game.status() == engine.WON
+    cascade = [x for x in lines if x.startswith("SULTAN anim=cascade")]
+    assert len(cascade) == 1 and lines[-1] == cascade[0]  # said after the key that ended it
+    n = int(cascade[0].split("frames=")[1].split()[0])
+    assert n >= 1500 // 20 - 5  # a frame each idle pass for the gap's 1.5 s (20 ms a frame)
+    i = lines.index(cascade[0])
+    assert lines[i - 1].startswith("SULTAN key=RIGHT ") and "status=won" in lines[i - 1]
+    # the key's frame: the won panel over the table as it was, no card of the cascade left
+    want, _ = still(deal, "160x128", " ".join(script), store=near())
+    assert (last(d) == want).all()
+    # the cascade's frames differ from one another: cards in the air
+    mid = [fb for _t, fb in d.shots[-n:-1]]
+    assert sum(1 for a, b in zip(mid, mid[1:], strict=False) if (a != b).any()) > n // 2
+
+
+def test_the_winning_frame_is_the_table_and_the_cascade_leaves_nothing_behind():
+    deal, near, script = near_win()
+    # the winning key's own frame (what the emulator photographs at its line): the won table, the
+    # panel held back for the cascade, which starts in the loop's idle passes after it
+    img, ctrl = render(deal, "320x240", " ".join(script), store=near())
+    assert ctrl.game.status() == engine.WON
+    table = np.asarray(img)
+    panel, _ = still(deal, "320x240", " ".join(script), store=near())
+    rows, cols = np.nonzero((table != panel).any(axis=-1))
+    from sultan.ui.build import layout
+
+    lay = layout(320, 240)
+    x0, y0 = lay.panel_frame[:2]
+    assert len(rows) and rows.min() >= y0 + lay.panel_rect(0)[1] * 2 and cols.min() >= x0
+    # a cascade ended by a key leaves no object behind: the board's layers as before it
+    d, ctrl, lines = movie.record(deal, "320x240", " ".join(script + ["B"]), gap_ms=400, store=near())
+    assert any(x.startswith("SULTAN anim=cascade") for x in lines)
+    import displayio
+
+    board = [g for g in d.root_group if isinstance(g, displayio.Group) and g.scale == 2][0]
+    assert len(board) == 40 + 1  # the objects made at start, and the slides' flyer

@@ -92,6 +92,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     n = 0
     events = keys.events
     pending = None  # a key pressed during an animation: handled next
+    anim = None  # the last key's sultan.ui.motion.Animation
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
@@ -101,6 +102,9 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             store.idle()  # writes pending actions once the player pauses
             if getattr(keys, "exhausted", False):
                 break
+            if anim is not None and anim.busy:
+                anim.tick(g)  # a won game's cascade: a frame each idle pass, until a key
+                continue
             if idle:
                 time.sleep(idle)
             continue
@@ -109,17 +113,22 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         k = ev.key_number
         if not 0 <= k < len(NAMES):
             continue
-        moves = g.moves
-        ctrl.press(k)
-        if ctrl.event:
-            sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
-        anim = None
-        if ctrl.motion_on:  # cards that travel: imported at the first key, never before READY
-            from sultan.ui import motion
+        if anim is not None and anim.busy:
+            anim.stop(g)  # the key that ends a won game's cascade brings the won panel
+        else:
+            moves = g.moves
+            ctrl.press(k)
+            if ctrl.event:
+                sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
+            anim = None
+            if ctrl.motion_on:  # cards that travel: imported at the first key, never before READY
+                from sultan.ui import motion
 
-            anim = motion.play(screen, display, ctrl, moves, events, sound)
-            pending = anim.pending
+                anim = motion.play(screen, display, ctrl, moves, events, sound)
+                pending = anim.pending
         screen.update(ctrl)
+        if anim is not None and anim.busy:
+            screen.panel.show(())  # the won panel waits for the end of the cascade
         display.refresh()
         # the key's answer is on the screen: said now, before the saves (a decided game's record
         # takes the Pico's NVM 51 ms to write, after the player already sees the panel)

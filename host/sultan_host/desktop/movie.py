@@ -69,8 +69,8 @@ class PacedKeys:
             return scripted.Event(k, True)
         if d.refreshes == self.seen and self.idle:  # twice nothing, nothing drawn: the loop idles
             self.clock.ms += self.idle_ms
-            if self.pos >= len(self.keys) and self.clock.ms >= self.due:
-                self.exhausted = True
+        if self.pos >= len(self.keys) and self.clock.ms >= self.due:
+            self.exhausted = True
         self.seen = d.refreshes
         self.idle = True
         return None

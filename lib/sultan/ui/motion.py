@@ -23,7 +23,7 @@ lost.  A key already waiting when an animation starts skips it whole.
 
 import time
 
-from sultan import const
+from sultan import const, forget
 from sultan.rules import engine
 from sultan.ui import sprites
 from sultan.ui.actions import PLAY
@@ -95,6 +95,8 @@ class Animation:
         self.kind = ""  # "slide", "deal" or "hint" once a frame is drawn
         self.start = now_ms()
         self.first = self.last = 0  # when the first and the last frame were on the screen
+        self.busy = False  # a won game's cascade runs on in the main loop's idle passes (tick)
+        self.cascade = None  # sultan.ui.cascade.Cascade once its first frame is drawn
 
     def line(self):
         """The serial line that says it (after the key's line): ``SULTAN anim=<kind> frames=<n>
@@ -248,6 +250,28 @@ class Animation:
         self.slide(src, dst, g.card_at(src), SLIDE_MS)
 
 
+    def tick(self, g):
+        """A frame of the won game's cascade (the main loop's idle pass, until a key)."""
+        c = self.cascade
+        if c is None:
+            from sultan.ui.cascade import Cascade
+
+            c = self.cascade = Cascade(self.screen, g)
+            self.kind = "cascade"
+            self.frames = 0
+            self.start = now_ms()
+        c.frame()
+        self.frame()
+
+    def stop(self, g):
+        """The cascade ends (a key): its cards leave, the piles are as the game has them."""
+        self.busy = False
+        if self.cascade is not None:
+            self.cascade.stop(g)
+            self.cascade = None
+            forget("sultan.ui.cascade")
+
+
 def show_cards(screen, g, hold):
     """``screen``'s places as ``g`` has them, but place ``hold`` (-1: none), left as it was."""
     for p in range(SULTAN_PLACE):
@@ -278,4 +302,5 @@ def play(screen, display, ctrl, moves, events, sound):
         a.back(g)
     elif ctrl.hint:
         a.hint(g, ctrl.hint)
+    a.busy = ctrl.event == "win" and a.pending is None
     return a

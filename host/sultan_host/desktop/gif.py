@@ -1,0 +1,78 @@
+"""Every frame of a key sequence as an animated GIF (``tools/screenshot.py --gif``).
+
+    python tools/screenshot.py --gif --deal 8 --keys "A A START" --scale 2 --out game.gif
+
+The game runs through ``sultan.app.run`` on ``sultan_host.desktop.movie``'s frame clock: each
+key ``--gap`` ms after the one before, each frame 20 ms, so the cards travel as on the device
+whatever the host's speed.  Bad arguments: one line on stderr, exit status 2, before anything
+is played; ``--out`` is written only where nothing is lost (a new or empty file, or a GIF).
+"""
+
+import os
+import sys
+
+from sultan_host import scripted
+from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_line, whole
+
+SIZES = ("160x128", "320x240")
+GIF_MAGIC = b"GIF8"
+
+
+def gif_out(path):
+    """A GIF may be written at ``path``: a new file, an empty one or a GIF, in a directory that exists."""
+    if not path.lower().endswith(".gif"):
+        raise UsageError("--out must name a .gif file, not %r" % clip(path))
+    if os.path.isdir(path):
+        raise UsageError("--out is a directory: %s" % clip(path))
+    real = os.path.realpath(path)
+    if not os.path.isdir(os.path.dirname(real)):
+        raise UsageError("no such directory: %s" % clip(os.path.dirname(real)))
+    if os.path.lexists(real) and not os.path.isfile(real):
+        raise UsageError("--out is not a regular file: %s" % clip(path))
+    if os.path.isfile(real) and os.path.getsize(real):
+        with open(real, "rb") as f:
+            if f.read(len(GIF_MAGIC)) != GIF_MAGIC:
+                raise UsageError("not overwriting %s: it is not a GIF" % clip(path))
+
+
+def parse_args(argv=None):
+    p = Parser(prog="screenshot", description="Every frame of a key sequence as an animated GIF.")
+    p.add_argument("--gif", action="store_true", help="an animated GIF (this command)")
+    p.add_argument("--deal", action=Once, default="1", help="deal number 1..999999999 (default 1)")
+    p.add_argument("--size", action=Once, default="160x128", choices=SIZES, help="160x128 or 320x240")
+    p.add_argument("--keys", action=Once, default="", help='key names, e.g. "RIGHT A B"')
+    p.add_argument("--gap", action=Once, default="700", help="ms from one key to the next (100..5000)")
+    p.add_argument("--scale", action=Once, default="1", help="enlarge the GIF 1..8 times (nearest neighbour)")
+    p.add_argument("--out", action=Once, required=True, help="the GIF to write")
+    a = p.parse_args(argv)
+    a.deal = deal_number(a.deal, "--deal")
+    a.scale = whole(a.scale, "--scale", 1, 8)
+    a.gap = whole(a.gap, "--gap", 100, 5000)
+    gif_out(a.out)
+    try:
+        a.n_keys = len(scripted.parse_keys(a.keys))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return a
+
+
+def main(argv=None):
+    from sultan_host.desktop import movie
+
+    try:
+        a = parse_args(argv)
+        display, _ctrl, _lines = movie.record(a.deal, a.size, a.keys, gap_ms=a.gap)
+        gif_out(a.out)  # again, just before writing
+        try:
+            n = movie.gif(display, a.out, a.scale)
+        except (OSError, ValueError) as e:
+            raise UsageError("cannot write %s: %s" % (clip(a.out), clip(e, 200))) from None
+    except UsageError as e:
+        sys.stderr.write("screenshot: %s\n" % one_line(e))
+        return 2
+    print("wrote %s (deal %d, %s, %d keys, %d frames)" % (a.out, a.deal, a.size, a.n_keys, n))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
