@@ -56,8 +56,8 @@ class Cascade:
         self.launch()
 
     def deal_piles(self):
-        for f in range(_FOUNDATIONS):
-            self.ranks[f] = _QUEEN + (1 if F_BASE[f] == _KING else 0)  # a king's pile: K, A .. Q; the heart pile A .. Q
+        for f in range(_FOUNDATIONS):  # a king's pile: K, A .. Q (13); the heart pile: A .. Q (12)
+            self.ranks[f] = _QUEEN + (1 if F_BASE[f] == _KING else 0)
 
     def random(self, n):
         """0 .. n-1 from the cascade's own generator (a 30-bit LCG)."""
