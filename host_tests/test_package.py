@@ -22,11 +22,11 @@ PACKAGE_ROOTS = ("lib", "host")  # pyproject.toml's [tool.setuptools.packages.fi
 DEAL, SIZE, KEYS = 7, "320x240", "RIGHT A"
 
 
-def tree_files():
+def tree_files(root):
     """Paths (as inside the wheel) of the files under lib/ and host/, bytecode and hidden files aside."""
     found = set()
     for top in PACKAGE_ROOTS:
-        base = os.path.join(ROOT, top)
+        base = os.path.join(root, top)
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]
             for fn in filenames:
@@ -36,24 +36,30 @@ def tree_files():
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
+def source(tmp_path_factory):
+    """A copy of what the wheel is built from (others may be adding files to the tree meanwhile)."""
     src = tmp_path_factory.mktemp("src")
     shutil.copy(os.path.join(ROOT, "pyproject.toml"), src)
     for top in PACKAGE_ROOTS:
         shutil.copytree(os.path.join(ROOT, top), src / top,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+    return str(src)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory, source):
     dist = tmp_path_factory.mktemp("dist")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), source],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     (path,) = glob.glob(str(dist / "*.whl"))
     return path
 
 
-def test_the_wheel_holds_every_file_of_the_packages(wheel):
+def test_the_wheel_holds_every_file_of_the_packages(wheel, source):
     with zipfile.ZipFile(wheel) as z:
         inside = {n for n in z.namelist() if not n.split("/", 1)[0].endswith(".dist-info")}
-    tree = tree_files()
+    tree = tree_files(source)
     assert {"sultan/ui/words_en.txt", "sultan/ui/sprites.dat", "sultan/rules/winnable_seed.tbl"} <= tree
     assert sorted(tree - inside) == [], "left out of the wheel: add their pattern to package-data"
     assert sorted(inside - tree) == []
