@@ -12,7 +12,7 @@ import pytest
 from sultan.rules import engine
 from sultan.ui import keys, words
 from sultan.ui.controller import OVER, Controller
-from sultan.ui.menu import M_AUTO, M_CHOOSE, M_LANGUAGE, M_RULES, M_STATS
+from sultan.ui.menu import M_AUTO, M_CHOOSE, M_LANGUAGE, M_RESTART, M_RULES, M_STATS
 from test_firmware_emulator import FIRMWARES, compare_png, emulate, image
 from test_firmware_emulator import pytestmark as _needs_firmware
 
@@ -66,17 +66,20 @@ def screens_plan():
     p.choose(M_STATS).press("B")
     p.choose(M_LANGUAGE).press("SELECT", "DOWN", "B")  # Russian: the status line, the menu
     p.choose(M_RULES).press("B")
+    p.choose(M_RESTART)  # the deal dealt again from the stock: its last frame
     p.ctrl.set_language(words.EN)
     return p
 
 
 def over_plan(deal):
-    """Autoplay on, then START until the game ends; only the last START is photographed."""
+    """Autoplay on, then START until the game ends; only the last START is photographed, and the
+    key after it (a won game's cascade runs until a key)."""
     p = Plan(deal)
     p.choose(M_AUTO)
     while p.ctrl.mode != OVER:
         p.press("START", burst=True)
-    p.words[-1] = "START"
+    p.words[-1] = "START"  # a win: the table, its cascade starting after the key's line
+    p.press("RIGHT")  # ends the cascade: the won panel (on the lost panel RIGHT does nothing)
     return p
 
 

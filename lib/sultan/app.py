@@ -92,7 +92,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     n = 0
     events = keys.events
     pending = None  # a key pressed during an animation: handled next
-    anim = None  # the last key's sultan.ui.motion.Animation
+    cascade = None  # a won game's cascade (sultan.ui.motion): a frame each idle pass, until a key
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
@@ -102,8 +102,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             store.idle()  # writes pending actions once the player pauses
             if getattr(keys, "exhausted", False):
                 break
-            if anim is not None and anim.busy:
-                anim.tick(g)  # a won game's cascade: a frame each idle pass, until a key
+            if cascade:
+                cascade.tick(g)
                 continue
             if idle:
                 time.sleep(idle)
@@ -113,29 +113,25 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         k = ev.key_number
         if not 0 <= k < len(NAMES):
             continue
-        if anim is not None and anim.busy:
-            anim.stop(g)  # the key that ends a won game's cascade brings the won panel
+        if cascade:
+            cascade = cascade.stop(g, console)  # the key that ends it brings the won panel
         else:
             moves = g.moves
             ctrl.press(k)
             if ctrl.event:
                 sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
-            anim = None
             if ctrl.motion_on:  # cards that travel: imported at the first key, never before READY
                 from sultan.ui import motion
 
-                anim = motion.play(screen, display, ctrl, moves, events, sound)
-                pending = anim.pending
+                pending, cascade = motion.play(screen, display, ctrl, moves, events, sound, console)
         screen.update(ctrl)
-        if anim is not None and anim.busy:
+        if cascade:
             screen.panel.show(())  # the won panel waits for the end of the cascade
         display.refresh()
         # the key's answer is on the screen: said now, before the saves (a decided game's record
         # takes the Pico's NVM 51 ms to write, after the player already sees the panel)
         console("SULTAN key=%s placed=%d pass=%d status=%s"
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
-        if anim and anim.frames:
-            console(anim.line())
         if ctrl.changes != saved:
             saved = ctrl.changes
             try:

@@ -19,7 +19,6 @@ from sultan.ui.layout import NONE
 
 # The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
 _UNDONE = const(9)
-_REDONE = const(10)
 _RESTARTED = const(11)
 _DEAL = const(12)
 _WINNABLE_DEAL = const(13)
@@ -43,18 +42,6 @@ def _is_winnable(deal, rules):
         return winnable.is_winnable(deal, rules)
     except (ImportError, OSError, ValueError, MemoryError):  # no table on this build: no mark
         return False
-    finally:
-        forget("sultan.rules.winnable")
-
-
-def _pick_winnable(r, rules):
-    """A deal from the winnable table of ``rules`` picked by the int ``r`` (0: no table)."""
-    try:
-        from sultan.rules import winnable
-
-        return winnable.random_deal(r, rules)
-    except (ImportError, OSError, ValueError, MemoryError):
-        return 0
     finally:
         forget("sultan.rules.winnable")
 
@@ -165,16 +152,6 @@ class Actions:
         else:
             self._refused(code)
 
-    def redo(self):
-        code = self.game.redo()
-        if code == engine.OK:
-            self.changes += 1
-            self.selected = NONE
-            self.tell(_REDONE)
-            self.check_over()
-        else:
-            self._refused(code)
-
     def restart(self):
         """The same deal again, under its own rules (an order game: undone to its start)."""
         g = self.game
@@ -191,10 +168,6 @@ class Actions:
         if self.game.status() != engine.PLAYING:
             self.selected = NONE
             self.mode = OVER
-
-    def pick_winnable(self):
-        """A random deal from the winnable table of the next deal's ruleset (0: no table)."""
-        return _pick_winnable(self.rand_deal(), self.rules)
 
     def new_deal(self, deal, rules=None, winnable=None):
         """Deal ``deal`` in place under ``rules`` (None: the ruleset chosen for the next deal);

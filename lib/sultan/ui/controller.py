@@ -152,14 +152,7 @@ class Controller(Actions):
         if self.mode == PLAY:
             self.check_over()
 
-    # ---------------------------------------------------------- digit editor
-    def edit_deal(self):
-        """Open the digit editor at this deal's number."""
-        from sultan.ui.deal_editor import DealEditor
-
-        self.editor = DealEditor(self.game.deal or 1)
-        self.mode = DEAL
-
+    # ---------------------------------------------------------- digit editor (sultan.ui.menu opens it)
     @property
     def digits(self):
         return self.editor.digits
@@ -255,10 +248,3 @@ class Controller(Actions):
             self.undo()
         elif key == keys.SELECT:
             self.mode = MENU
-
-    def show_rules(self):
-        self.mode = RULES_PAGE
-
-    def show_stats(self):
-        self.mode = STATS_PAGE
-

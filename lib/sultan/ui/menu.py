@@ -7,10 +7,12 @@ only where the board has them.  Labels come from ``sultan.ui.words.menu_items()`
 screen draws the menu with ``show``.
 """
 
-from sultan import const
+from sultan import const, forget
 from sultan.rules import engine
 from sultan.rules.table import TALON
 from sultan.ui import keys, words
+from sultan.ui.actions import DEAL, RULES_PAGE, STATS_PAGE
+from sultan.ui.layout import NONE
 
 MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
 MORE_BELOW = "v"
@@ -38,6 +40,7 @@ _RULES_NEXT = const(17)
 _LANGUAGE = const(18)
 _MOTION_ON = const(19)
 _MOTION_OFF = const(20)
+_REDONE = const(10)  # (a line of words.TEXT)
 
 M_NEW = const(0)
 M_CHOOSE = const(1)
@@ -56,6 +59,37 @@ M_LANGUAGE = const(13)
 M_MOTION = const(14)
 MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
               M_MOTION, M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
+
+
+def _pick_winnable(r, rules):
+    """A deal from the winnable table of ``rules`` picked by the int ``r`` (0: no table)."""
+    try:
+        from sultan.rules import winnable
+
+        return winnable.random_deal(r, rules)
+    except (ImportError, OSError, ValueError, MemoryError):
+        return 0
+    finally:
+        forget("sultan.rules.winnable")
+
+
+def _redo(ctrl):
+    code = ctrl.game.redo()
+    if code == engine.OK:
+        ctrl.changes += 1
+        ctrl.selected = NONE
+        ctrl.say(words.TEXT[_REDONE])
+        ctrl.check_over()
+    else:
+        ctrl._refused(code)
+
+
+def _edit_deal(ctrl):
+    """Open the digit editor at this deal's number (the controller forgets it when it closes)."""
+    from sultan.ui.deal_editor import DealEditor
+
+    ctrl.editor = DealEditor(ctrl.game.deal or 1)
+    ctrl.mode = DEAL
 
 
 def _tell(ctrl, i, c1=0, c2=0):
@@ -113,19 +147,19 @@ class Menu:
         if item == M_NEW:
             ctrl.new_deal(ctrl.rand_deal())
         elif item == M_WINNABLE:
-            d = ctrl.pick_winnable()
+            d = _pick_winnable(ctrl.rand_deal(), ctrl.rules)  # 0: no table
             if d:
                 ctrl.new_deal(d, winnable=True)  # picked from the table
             else:
                 _tell(ctrl, _NO_WINNABLE)
         elif item == M_CHOOSE:
-            ctrl.edit_deal()
+            _edit_deal(ctrl)
         elif item == M_RESTART:
             ctrl.restart()
         elif item == M_UNDO:
             ctrl.undo()
         elif item == M_REDO:
-            ctrl.redo()
+            _redo(ctrl)
         elif item == M_HINT:
             self._hint(ctrl)
         elif item == M_AUTO:
@@ -136,7 +170,7 @@ class Menu:
         elif item == M_RULESET:
             self._next_ruleset(ctrl)
         elif item == M_STATS:
-            ctrl.show_stats()
+            ctrl.mode = STATS_PAGE
         elif item == M_SOUND:
             ctrl.sound_on = not ctrl.sound_on
             _tell(ctrl, _SOUND_ON if ctrl.sound_on else _SOUND_OFF)
@@ -150,7 +184,7 @@ class Menu:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
             _tell(ctrl, _LANGUAGE)
         elif item == M_RULES:
-            ctrl.show_rules()
+            ctrl.mode = RULES_PAGE
 
     def _next_ruleset(self, ctrl):
         """The next ruleset for new deals; a deal not yet touched is dealt again under it at once."""

@@ -159,6 +159,8 @@ class Animation:
         lay = self.screen.layout
         x0, y0 = lay.place_xy(src)
         x1, y1 = lay.place_xy(dst)
+        if ms <= 0:
+            return
         f = self.flyer(card)
         start = now_ms()
         t = 0
@@ -212,8 +214,12 @@ class Animation:
         s._show_card(src, card_at(g, src))
 
     def deal(self, g):
-        """A new deal: every place of the layout and the divan empty, then each card from the
-        stock in ``DEAL_ORDER``."""
+        """A new deal: each card of the layout and the divan comes from the stock in turn
+        (``DEAL_ORDER``), the whole in ``DEAL_ORDER``'s length times ``DEAL_MS``.
+
+        At 160x128 the places are emptied first.  At 320x240 that frame alone would take about
+        400 ms (15 places of 2,640 pixels, repainted twice), so there the cards land on what the
+        last game left."""
         s = self.screen
         show_cards(s, g, -1)
         s._show_counts(g)
@@ -221,19 +227,24 @@ class Animation:
             return
         self.kind = "deal"
         sultan = s.cards[SULTAN_PLACE]
+        clear = s.layout.scale == 1
+        if clear:
+            for p in DEAL_ORDER:
+                if p == SULTAN_PLACE:
+                    _tiles(sultan, sprites.T_EMPTY)
+                else:
+                    s._show_card(p, 0)
+        self.frame()  # the status, the message, a menu gone (and the places empty)
+        self.cost = _FIRST_COST
+        end = now_ms()
         for p in DEAL_ORDER:
-            if p == SULTAN_PLACE:
-                _tiles(sultan, sprites.T_EMPTY)
-            else:
-                s._show_card(p, 0)
-        for p in DEAL_ORDER:
-            if p == SULTAN_PLACE:
-                self.slide(STOCK, p, _SULTAN, DEAL_MS)
-                _tiles(sultan, sprites.T_SULTAN)
-            else:
-                card = card_at(g, p)
-                self.slide(STOCK, p, card, DEAL_MS)
+            end += DEAL_MS
+            card = _SULTAN if p == SULTAN_PLACE else card_at(g, p)
+            self.slide(STOCK, p, card, end - now_ms())  # late: fewer frames, or none
+            if p != SULTAN_PLACE:
                 s._show_card(p, card)
+            elif clear:
+                _tiles(sultan, sprites.T_SULTAN)
 
     def hint(self, g, h):
         """The hint's card slides to its target and vanishes there: the rings stay to say it."""
@@ -263,13 +274,15 @@ class Animation:
         c.frame()
         self.frame()
 
-    def stop(self, g):
-        """The cascade ends (a key): its cards leave, the piles are as the game has them."""
+    def stop(self, g, console):
+        """The cascade ends (a key): its cards leave, the piles are as the game has them; its
+        line said.  Returns None (no cascade any more)."""
         self.busy = False
         if self.cascade is not None:
             self.cascade.stop(g)
             self.cascade = None
             forget("sultan.ui.cascade")
+            console(self.line())
 
 
 def show_cards(screen, g, hold):
@@ -284,10 +297,12 @@ def _tiles(tg, first):
         tg[i] = first + i
 
 
-def play(screen, display, ctrl, moves, events, sound):
-    """Animate what the last key did to ``ctrl`` (the game's move count was ``moves`` before it).
+def play(screen, display, ctrl, moves, events, sound, console):
+    """Animate what the last key did to ``ctrl`` (the game's move count was ``moves`` before it),
+    say its line (``console``) if it drew a frame.
 
-    Returns the ``Animation`` (its ``pending`` key, if one cut it short; ``frames``; ``kind``)."""
+    Returns (the key that cut it short or None, the ``Animation`` whose cascade is to run in
+    the main loop's idle passes after a win, or None)."""
     a = Animation(screen, display, events, sound)
     g = ctrl.game
     screen.panel.show(())  # a menu's choice: the table is seen while the cards travel
@@ -302,5 +317,7 @@ def play(screen, display, ctrl, moves, events, sound):
         a.back(g)
     elif ctrl.hint:
         a.hint(g, ctrl.hint)
+    if a.frames:
+        console(a.line())
     a.busy = ctrl.event == "win" and a.pending is None
-    return a
+    return a.pending, (a if a.busy else None)
