@@ -116,7 +116,7 @@ def _text(lay, vw, vh):
     fw = min(PANEL_W, vw)
     fh = min(PANEL_H, vh)
     s = lay.scale
-    lay.panel_frame = ((vw - fw) // 2 * s, (vh - fh) // 2 * s, fw, fh)  # its corner in real pixels, its size virtual
+    lay.panel_frame = ((vw - fw) // 2 * s, (vh - fh) // 2 * s, fw, fh)  # corner in real pixels, size virtual
     lay.panel_lines = min((fh - 2 * TEXT_H) // LINE_H, _PANEL_LINES)
     lay.panel_cols = fw // GLYPH_W + 1  # reaches past the frame's right edge from any column
     lay.menu_lines = min(lay.panel_lines, _MENU_LINES)
