@@ -1,10 +1,9 @@
-"""Shared fixtures: the MicroPython VM, and the firmware tools of tools/ loaded by path.
+"""Shared fixtures: the MicroPython VM.
 
-``sultan`` (lib/) and ``sultan_host`` (host/) are installed into .venv by ``make``;
-nothing here edits sys.path.
+``sultan`` (lib/) and ``sultan_host`` (host/, the board build ``sultan_host.board`` too) are
+installed into .venv by ``make``; nothing here edits sys.path.
 """
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -14,18 +13,6 @@ import pytest
 from sultan_host.paths import LIB
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-
-
-def tool(name):
-    """The firmware tool ``tools/<name>.py`` as a module (they are scripts, not an installed package)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, os.path.join(TOOLS, name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # before running it: the tools import each other by name
-    spec.loader.exec_module(module)
-    return module
 
 
 def micropython_binary():

@@ -15,7 +15,6 @@ import sys
 import tomllib
 
 import pytest
-from conftest import tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIAGRAM = os.path.join(ROOT, "diagram.json")
@@ -250,7 +249,7 @@ def test_wokwi_toml():
         cfg = tomllib.load(f)["wokwi"]
     assert cfg["version"] == 1
     assert isinstance(cfg["rfc2217ServerPort"], int)
-    wokwi_image = tool("wokwi_image")
+    from sultan_host.board import wokwi as wokwi_image
 
     default_out = os.path.relpath(os.path.join(wokwi_image.ROOT, "build", "wokwi", "sultan.uf2"), ROOT)
     assert cfg["firmware"] == default_out.replace(os.sep, "/")
@@ -328,7 +327,7 @@ def test_emulator_units():
 
 def test_typecheck_catches_a_misspelt_api(tmp_path):
     """The device typecheck fails on a CircuitPython API that does not exist, or a pin the board lacks."""
-    typecheck_device = tool("typecheck_device")
+    from sultan_host.board import typecheck as typecheck_device
 
     src = open(PICO_PROFILE).read()
     for bad in (

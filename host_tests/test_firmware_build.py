@@ -9,11 +9,9 @@ import os
 import struct
 
 import pytest
-from conftest import tool
-
-bc = tool("build_circuitpy")
-deploy_circuitpy = tool("deploy_circuitpy")
-wokwi_image = tool("wokwi_image")
+import sultan_host.board as bc
+from sultan_host.board import deploy as deploy_circuitpy
+from sultan_host.board import wokwi as wokwi_image
 
 ROOT = bc.ROOT
 

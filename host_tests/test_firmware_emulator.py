@@ -14,9 +14,8 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import tool
+from sultan_host.board import wokwi as wokwi_image
 
-wokwi_image = tool("wokwi_image")
 ROOT = wokwi_image.ROOT
 EMULATE = os.path.join(ROOT, "tools", "emulate")
 _spec = importlib.util.spec_from_file_location("compare_png", os.path.join(EMULATE, "compare_png.py"))
@@ -218,7 +217,7 @@ def test_wokwi_web_export_runs_as_exported(tmp_path):
     files = wokwi_image.make_web(str(tree), quiet=True)
     assert "code.py" in files
     wheels = newest_wheels(tmp_path / "wheels")
-    build_circuitpy = tool("build_circuitpy")
+    import sultan_host.board as build_circuitpy
     for wheel in wheels:
         for rel, data in build_circuitpy.wheel_sources(wheel).items():
             dst = tree / "lib" / rel

@@ -28,7 +28,6 @@ speed (about 1/2 to 1/8 of real time) does not change a figure.
 
 import argparse
 import glob
-import importlib.util
 import json
 import os
 import re
@@ -38,22 +37,11 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from sultan_host.board import wokwi as wokwi_image
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-
-def _tool(name):
-    """tools/<name>.py as a module (the firmware tools are scripts; they import each other by name)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "tools", name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-_tool("build_circuitpy")
-wokwi_image = _tool("wokwi_image")
 
 DEFAULT_OUT = os.path.join(ROOT, "build", "bench-device")
 UF2_GLOB = "adafruit-circuitpython-raspberry_pi_pico-*-%d.*.uf2"

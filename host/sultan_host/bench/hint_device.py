@@ -3,7 +3,7 @@
     .venv/bin/python -m sultan_host.bench.hint_device [--firmware CP.uf2] [--bootrom vendor-local/bootrom.js]
         [--games 1,2,6,7,10] [--first 40]
 
-Builds the CIRCUITPY tree for the firmware's CircuitPython (``tools/build_circuitpy.py``,
+Builds the CIRCUITPY tree for the firmware's CircuitPython (``sultan_host.board``,
 our package compiled to .mpy as on a board), replaces ``code.py`` with a benchmark, and boots
 it in the RP2040 emulator (``tools/emulate/emulate.js``, simulated time).  The benchmark plays
 whole classic games by the hints (``--games``) and the first real choice of more deals
@@ -15,13 +15,14 @@ prints figures and asserts nothing (issue 12's target: 300 ms a hint).
 
 import argparse
 import glob
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
+from sultan_host.board.tree import build
+from sultan_host.board.wokwi import circuitpython_version
 from sultan_host.paths import LIB
 
 ROOT = os.path.dirname(LIB)
@@ -79,23 +80,11 @@ print("SULTAN READY")
 """
 
 
-def _tool(name):
-    """tools/<name>.py as a module, registered by name: the firmware tools are scripts that import
-    each other by name (load ``build_circuitpy`` before ``wokwi_image``)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, os.path.join(TOOLS, name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
 def image(firmware, games, first, work):
     """A UF2 of ``firmware`` with our package and the benchmark as code.py; returns its path."""
-    build = _tool("build_circuitpy")
-    version = _tool("wokwi_image").circuitpython_version(firmware)
+    version = circuitpython_version(firmware)
     tree = os.path.join(work, "CIRCUITPY")
-    build.build(version[0], tree, quiet=True)
+    build(version[0], tree, quiet=True)
     with open(os.path.join(tree, "code.py"), "w") as f:
         f.write("GAMES = %r\nFIRST = %d\n" % (tuple(games), first) + CODE)
     out = os.path.join(work, "hint.uf2")
