@@ -51,8 +51,8 @@ def now_ms():
         return clock()
     try:
         return time.monotonic_ns() // 1000000
-    except AttributeError:  # MicroPython
-        return time.ticks_ms()
+    except AttributeError:  # a port without it (MicroPython)
+        return int(time.time() * 1000)
 
 
 def ends(action):
