@@ -33,7 +33,7 @@ NAMES = ("winnable_seed.tbl", "winnable_classic.tbl")  # by rules number
 # them against the files).  A deal above it needs no lookup, and nearly every random deal is
 # above (of 999,999,999): sultan.ui.actions reads these two and imports this module only for a
 # deal that may be in a table.  On the board the build folds them into actions' code
-# (tools/build_circuitpy.py, "cross-module constant folding"), so the start and a new deal skip
+# (the build's folding pass, sultan_host.board.fold), so the start and a new deal skip
 # this module: 21 ms on the Pico with CircuitPython 8.2.7.
 LAST_SEED = const(440847)
 LAST_CLASSIC = const(2037)

@@ -20,8 +20,8 @@ A data file is an 8-byte header -- b"SB", bits per pixel, 0, width and height (2
 each, little-endian) -- then the rows, each padded to a whole byte, first pixel in the
 most significant bits.  On CIRCUITPY for CircuitPython 8 and 9 the build writes the rows as
 that firmware's Bitmap keeps them in memory and sets the header's byte 3 to 1: the board then
-reads a sheet in one ``readinto`` (see tools/build_circuitpy.py, "sheets in the Bitmap's own
-memory").
+reads a sheet in one ``readinto`` (see the build's pass that writes them,
+sultan_host.board.sheets).
 """
 
 from sultan import const
