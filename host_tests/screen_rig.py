@@ -26,7 +26,8 @@ class Frame:
     the frame's top-left; taken where the helpers take a Rig (``scale``, ``virtual``, ``region``)."""
 
     def __init__(self, layout):
-        self.x0, self.y0, self.w, self.h = layout.panel_frame
+        fx, fy, fw, fh = layout.panel_frame  # virtual; the panel's lines stand on the board
+        self.x0, self.y0, self.w, self.h = 0, 0, fx + fw, fy + fh
         self.scale = layout.scale
 
     def crop(self, fb):

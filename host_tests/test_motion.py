@@ -231,4 +231,4 @@ def test_the_winning_frame_is_the_table_and_the_cascade_leaves_nothing_behind():
     import displayio
 
     board = [g for g in d.root_group if isinstance(g, displayio.Group) and g.scale == 2][0]
-    assert len(board) == 40 + 1  # the objects made at start, and the slides' flyer
+    assert len(board) == 50 + 1  # the objects made at start (the panel's 10 lines too), and the flyer

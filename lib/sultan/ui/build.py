@@ -115,8 +115,7 @@ def _text(lay, vw, vh):
     # opening or closing it redraws no more than it shows; in its frame (see PANEL_W).
     fw = min(PANEL_W, vw)
     fh = min(PANEL_H, vh)
-    s = lay.scale
-    lay.panel_frame = ((vw - fw) // 2 * s, (vh - fh) // 2 * s, fw, fh)  # corner in real pixels, size virtual
+    lay.panel_frame = ((vw - fw) // 2, (vh - fh) // 2, fw, fh)  # virtual pixels
     lay.panel_lines = min((fh - 2 * TEXT_H) // LINE_H, _PANEL_LINES)
     lay.panel_cols = fw // GLYPH_W + 1  # reaches past the frame's right edge from any column
     lay.menu_lines = min(lay.panel_lines, _MENU_LINES)
@@ -331,10 +330,9 @@ def ring(frame, pal, band):
 
 
 def panel(s):
-    """The panel, on top of everything: at the table's scale, in its frame (see PANEL_W)."""
-    x, y = s.layout.panel_frame[:2]
-    frame = displayio.Group(x=x, y=y, scale=s.layout.scale)
-    s.root.append(frame)
+    """The panel, on top of everything on the board, at the table's scale (see PANEL_W).  Not a
+    scaled Group of its own: on CircuitPython a TileGrid moved in one (the menu's ">") repainted
+    the whole panel, 32,480 pixels at 320x240, where on the board it repaints its own 480."""
     lay = s.layout
     paper = sprites.COLORS[sprites.PANEL]
     pal = palette(TEXT, paper)
@@ -342,6 +340,6 @@ def panel(s):
     marker = TextLine(s.glyphs, palette(CURSOR, paper), 1)
     marker.write(_MARKER)
     for line in lines + [marker]:
-        frame.append(parked(line.grid))
+        _add(s, parked(line.grid))
     s.panel = Panel(lay, lines, marker)
 

@@ -71,7 +71,7 @@ class Layout:
     text_cols: int  # the status and message lines' columns
     status_xy: "tuple[int, int]"
     message_xy: "tuple[int, int]"
-    panel_frame: "tuple[int, int, int, int]"  # (x, y) in real pixels, (w, h) virtual: drawn at scale
+    panel_frame: "tuple[int, int, int, int]"  # (x, y, w, h), virtual: the panel stands in it
     panel_lines: int
     panel_cols: int
     menu_lines: int
@@ -84,10 +84,10 @@ class Layout:
         on the left and one of margin on the right; its lines from below the frame's top text
         band down, each line always on the same row, so a panel that changes shape redraws
         each row once."""
-        fw, fh = self.panel_frame[2:]
+        fx, fy, fw, fh = self.panel_frame
         x = fw - (width + 2) * GLYPH_W
         area = fh - 2 * TEXT_H
-        return (x if x > 0 else 0), TEXT_H + (area - self.panel_lines * LINE_H) // 2
+        return (x if x > 0 else 0) + fx, fy + TEXT_H + (area - self.panel_lines * LINE_H) // 2
 
     def place_xy(self, place):
         """Top-left virtual pixel of the card at ``place``."""
