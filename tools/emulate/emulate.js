@@ -365,7 +365,22 @@ function main() {
       runFor(100e6);
       waitReady('SULTAN READY after the reload');
     } else if (kind === 'power-cycle') {
-      if (arg.kind === 'CUT') {
+      if (arg.kind === 'CUT' && arg.write_ms !== undefined) {
+        // run until the next erase or program starts (the key before was pressed: release it on time)
+        const from = chip.ops.length;
+        const since = simMs();
+        while (chip.ops.length === from) {
+          if (simMs() - since > KEY_TIMEOUT_MS) fail(`CUT@WRITE: no flash write within ${KEY_TIMEOUT_MS / 1000} s simulated`);
+          if (Date.now() > deadline) fail('timed out waiting for a flash write');
+          if (pendingRelease && simMs() >= pendingRelease.at_ms) {
+            setButton(pendingRelease.id, false);
+            pendingRelease = null;
+          }
+          runFor(0.05e6);
+        }
+        if (pendingRelease) setButton(pendingRelease.id, false);
+        runUntil(chip.ops[from].start_ms + arg.write_ms);
+      } else if (arg.kind === 'CUT') {
         const last = keyRecords[keyRecords.length - 1];
         const target = (arg.from === 'press' && last ? last.press_ms : simMs()) + arg.after_ms;
         if (pendingRelease && pendingRelease.at_ms < target) {

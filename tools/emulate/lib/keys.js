@@ -5,7 +5,8 @@
 // (a burst: n quick presses, then a wait for all n lines; no screenshots), RELOAD (Ctrl-C, Ctrl-D: a soft
 // reload, then a wait for SULTAN READY), WAIT:ms (that long with no key), RESET (a power cycle: RAM lost,
 // flash kept; then a wait for SULTAN READY), CUT@ms (power lost that many ms after the previous key's press,
-// or after the end of the previous word when that is no plain key; then the board boots again as RESET).
+// or after the end of the previous word when that is no plain key; then the board boots again as RESET),
+// CUT@WRITE+ms (power lost that many ms after the next flash erase or program starts: aimed at a save).
 // A key right before CUT@ is pressed and released but its line is not waited for: the cut may land
 // inside what the key started (its frame, its save).
 
@@ -31,6 +32,12 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
       steps.push({ 'power-cycle': { kind: 'RESET' } });
       return;
     }
+    const aimed = /^CUT@WRITE\+(\d{1,5}(?:\.\d{1,3})?)$/i.exec(word);
+    if (aimed) {
+      // aimed at the flash: that many ms after the next erase or program starts (the save's write)
+      steps.push({ 'power-cycle': { kind: 'CUT', write_ms: Number(aimed[1]) } });
+      return;
+    }
     const cut = /^CUT@(\d{1,7}(?:\.\d{1,3})?)$/i.exec(word);
     if (cut) {
       const prev = w > 0 ? words[w - 1] : '';
@@ -47,7 +54,7 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
     const m = /^([A-Za-z]+)(?:\*(\d{1,4}))?(!?)$/.exec(word);
     if (!m) throw new Error('bad key ' + word.slice(0, 40));
     const b = buttons.byName(m[1]);
-    if (!b) throw new Error('unknown key ' + m[1].slice(0, 20) + ' (have ' + buttons.names().join(' ') + ' RELOAD RESET CUT@ms WAIT:ms)');
+    if (!b) throw new Error('unknown key ' + m[1].slice(0, 20) + ' (have ' + buttons.names().join(' ') + ' RELOAD RESET CUT@ms CUT@WRITE+ms WAIT:ms)');
     const n = Number(m[2] || 1);
     if (m[3]) {
       // a burst: quick presses (keypad's queue holds them), then all their lines

@@ -378,3 +378,11 @@ test('keys: RESET and CUT@ms; the key before a cut is not waited for', () => {
   assert.deepStrictEqual(steps[10]['power-cycle'], { kind: 'CUT', after_ms: 5.25, from: 'now' });
   assert.throws(() => keySteps('CUT@x', buttons, 60, 100, false), /bad cut/);
 });
+
+test('keys: CUT@WRITE+ms aims at the next flash write; its key is not waited for', () => {
+  const buttons = new Netlist(diagram).buttons();
+  const steps = keySteps('START CUT@WRITE+12.5 LEFT', buttons, 60, 100, false);
+  assert.deepStrictEqual(steps.slice(0, 3).map((s) => Object.keys(s)[0]), ['set-control', 'release-before-cut', 'power-cycle']);
+  assert.deepStrictEqual(steps[2]['power-cycle'], { kind: 'CUT', write_ms: 12.5 });
+  assert.throws(() => keySteps('CUT@WRITE+x', buttons, 60, 100, false), /bad cut/);
+});
