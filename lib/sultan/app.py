@@ -120,7 +120,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             ctrl.press(k)
             if ctrl.event:
                 sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
-            if ctrl.motion_on:  # cards that travel: imported at the first key, never before READY
+            if ctrl.motion_on and (g.moves != moves or ctrl.hint or ctrl.event == "deal"):
+                # cards that travel: imported at the first key that moves one, never before READY
                 from sultan.ui import motion
 
                 pending, cascade = motion.play(screen, display, ctrl, moves, events, sound, console)

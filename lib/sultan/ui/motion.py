@@ -221,8 +221,8 @@ class Animation:
         400 ms (15 places of 2,640 pixels, repainted twice), so there the cards land on what the
         last game left."""
         s = self.screen
-        show_cards(s, g, -1)
-        s._show_counts(g)
+        for p in (TALON, STOCK):
+            s._show_card(p, card_at(g, p))
         if self.key():
             return
         self.kind = "deal"
@@ -309,7 +309,7 @@ def play(screen, display, ctrl, moves, events, sound, console):
     screen._show_rings(ctrl)
     if ctrl.event == "deal":
         if ctrl.mode == PLAY:
-            screen.update(ctrl)  # the new deal's status and message, then its cards from the stock
+            screen.update(ctrl, False)  # the new deal's status and message; its cards come from the stock
         a.deal(g)
     elif g.moves > moves:
         a.forward(g, moves)

@@ -81,10 +81,12 @@ class Screen:
         forget("sultan.ui.build")
 
     # ------------------------------------------------------------- updating
-    def update(self, ctrl):
-        """Make the screen show ``ctrl`` (a ``sultan.ui.controller.Controller``)."""
+    def update(self, ctrl, cards=True):
+        """Make the screen show ``ctrl`` (a ``sultan.ui.controller.Controller``); its cards too
+        unless ``cards`` is False (``sultan.ui.motion`` deals them)."""
         g = ctrl.game
-        self._show_cards(g)
+        if cards:
+            self._show_cards(g)
         self._show_counts(g)
         self._show_rings(ctrl)
         self.status.write(words.status_text(g, self.cols, ctrl.winnable))
