@@ -2,17 +2,21 @@
 folded across modules, public consts made private: the same rewriting as the .mpy build, only not
 compiled) runs on the MicroPython VM and must do exactly what the source tree does there --
 whole games of both rulesets with the same move-log bytes, and the controller's same answer to
-every key of a fixed sequence.  A folding bug fails here, on any machine.
+every key of a fixed sequence, with the saves it writes; and on CPython (Blinka's displayio) the
+screen must show the same pixels after every key.  A folding bug fails here, on any machine.
 """
 
 import os
 import random
+import subprocess
+import sys
 
 import pytest
 import sultan_host.board as bc
 from conftest import run_micropython
 from sultan.rules import engine, winnable
 from sultan.ui import keys
+from sultan_host.paths import LIB
 from test_controller import script_for
 
 pytestmark = pytest.mark.micropython
@@ -190,3 +194,50 @@ def test_the_controller_answers_every_key_the_same(built):
     for i, (a, b) in enumerate(zip(lines, board.splitlines(), strict=True)):
         assert b == a, "line %d" % i
     assert board == source
+
+
+# The screen's modules (layout, sprites, text grid, widgets) hold most of the folded names; they
+# need displayio, so this part runs on CPython with Blinka, each tree first on sys.path.
+SCREEN = """
+import builtins
+import hashlib
+import sys
+
+builtins.const = lambda value: value  # as on the boards: folded definitions come before any import
+from sultan import app
+from sultan_host.desktop.headless import HeadlessDisplay
+
+assert sys.modules["sultan"].__file__.startswith(sys.argv[1]), sys.modules["sultan"].__file__
+keys = bytes.fromhex(sys.argv[2])
+for w, h, n in ((160, 128, len(keys)), (320, 240, 60)):
+    d = HeadlessDisplay(w, h)
+    ctrl, screen = app.start(d, deal=int(sys.argv[3]), rand_deal=lambda: 4242)
+    print(w, h, hashlib.sha256(d.pixels().tobytes()).hexdigest())
+    for k in keys[:n]:
+        ctrl.press(k)
+        screen.update(ctrl)
+        d.refresh()
+        print(k, ctrl.mode, hashlib.sha256(d.pixels().tobytes()).hexdigest())
+"""
+
+
+def screen_hashes(lib, deal, presses):
+    env = dict(os.environ, PYTHONPATH=lib, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    proc = subprocess.run([sys.executable, "-c", SCREEN, lib, bytes(presses).hex(), str(deal)], env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.splitlines()
+
+
+def test_the_screen_shows_the_same_pixels_after_every_key(built):
+    out, _ = built
+    deal = probe_deals(engine.RULES_SEED)[1]  # a winnable deal: its mark on the screen
+    assert engine.Game(deal=deal).autoplay() == engine.WON
+    presses = script_for(deal, 1)[:60] + key_scripts()[1][2][:240]
+    source = screen_hashes(LIB, deal, presses)
+    board = screen_hashes(os.path.join(out, "lib"), deal, presses)
+    assert len(source) == 2 + len(presses) + 60
+    assert len(set(source)) > len(source) // 2  # the presses changed the picture, mode after mode
+    assert len({line.split()[1] for line in source[1:len(presses) + 1]}) >= 3  # the table, menu, a page
+    for i, (a, b) in enumerate(zip(source, board, strict=True)):
+        assert b == a, "line %d" % i
