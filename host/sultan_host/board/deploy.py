@@ -13,7 +13,6 @@ last, so the auto-reload it triggers finds the libraries already in place.  Othe
 drive are left alone.
 """
 
-import argparse
 import glob
 import json
 import os
@@ -22,6 +21,7 @@ import shutil
 import subprocess
 import sys
 
+from sultan_host.board.cli import ArgParser
 from sultan_host.board.sources import DEFAULT_OUT
 
 LABEL = "CIRCUITPY"
@@ -126,15 +126,6 @@ def deploy(src, dst, dry_run=False, say=print):
         os.sync()
     say("%s: %d written, %d removed, the rest unchanged" % (dst, len(writes), len(removals)))
     return writes, removals
-
-
-class ArgParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line (no usage block) and exits 2."""
-
-    def error(self, message):
-        if len(message) > 300:
-            message = message[:300] + "..."
-        self.exit(2, "%s: %s\n" % (self.prog, message))
 
 
 def main(argv=None):
