@@ -152,7 +152,7 @@ function main() {
       }
       const m = /^SULTAN key=(\w+)/.exec(line);
       if (m) {
-        const rec = keyRecords.find((r) => r.line === null && r.name === m[1]);
+        const rec = keyRecords.find((r) => r.line === null && !r.lost && r.name === m[1]);
         if (rec) {
           rec.line = line;
           rec.line_ms = ms;
@@ -320,10 +320,12 @@ function main() {
     lcd.reset();
     lcd.fb.fill(0);
     latchWanted = null;
+    for (const r of keyRecords) if (r.line === null) r.lost = true; // its line will never come
     if (serial.length > lineStart) onSerialData(new TextEncoder().encode('\n')); // end a line cut short
     consumed = serial.length;
     boot(kind);
-    waitReady(`SULTAN READY after ${kind}`);
+    if (opts.noUsb) runFor(8000e6); // no console: as wait-serial does
+    else waitReady(`SULTAN READY after ${kind}`);
   };
   const shots = [];
   let pixelsAtShot = 0;
@@ -350,7 +352,7 @@ function main() {
       });
     } else if (kind === 'wait-key-lines') {
       const since = simMs();
-      const pending = () => keyRecords.filter((r) => r.line === null).length;
+      const pending = () => keyRecords.filter((r) => r.line === null && !r.lost).length;
       waitFor(`SULTAN key= lines of a burst of ${arg}`, () => pending() === 0, { sinceMs: since });
       consumed = serial.length;
     } else if (kind === 'soft-reload') {
