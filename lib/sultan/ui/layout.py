@@ -74,6 +74,7 @@ class Layout:
     panel_frame: "tuple[int, int, int, int]"  # (x, y, w, h), virtual: the panel stands in it
     panel_lines: int
     panel_cols: int
+    panel_x_max: int  # a panel's left edge at most (see sultan.ui.build._text)
     menu_lines: int
     stock_count_xy: "tuple[int, int]"
     talon_count_xy: "tuple[int, int]"
@@ -85,9 +86,9 @@ class Layout:
         band down, each line always on the same row, so a panel that changes shape redraws
         each row once."""
         fx, fy, fw, fh = self.panel_frame
-        x = fw - (width + 2) * GLYPH_W
+        x = min(max(fw - (width + 2) * GLYPH_W, 0), self.panel_x_max)
         area = fh - 2 * TEXT_H
-        return (x if x > 0 else 0) + fx, fy + TEXT_H + (area - self.panel_lines * LINE_H) // 2
+        return x + fx, fy + TEXT_H + (area - self.panel_lines * LINE_H) // 2
 
     def place_xy(self, place):
         """Top-left virtual pixel of the card at ``place``."""
