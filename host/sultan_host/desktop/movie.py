@@ -113,3 +113,36 @@ def gif(display, path, scale=1, hold_ms=1500):
     frames[0].save(path, save_all=True, append_images=frames[1:], duration=[max(20, d) for d in durations],
                    loop=0, optimize=True, disposal=1)
     return len(frames)
+
+
+def readme_gif(path, size="160x128", scale=2):
+    """The README's opening picture: deal 8 -- a move, a refusal, the menu, two turns -- then the
+    last move of a won game (deal 111, resumed one move from its end) and its cascade.
+
+        python -m sultan_host.desktop.movie docs/sultan.gif
+    """
+    from sultan.nostore import NoStore
+    from sultan.rules import engine
+    from sultan.ui.keys import NAMES
+
+    first, _c, _l = record(8, size, "A A DOWN A RIGHT A SELECT DOWN DOWN B START START", gap_ms=900)
+    deal = 111
+    game = engine.Game(deal=deal)
+    game.autoplay()
+    game.undo()  # one move from the end
+
+    class OneMoveLeft(NoStore):
+        def load(self):
+            return game
+
+    walk = [NAMES[k] for k in scripted.route(0, engine.hint_place(game.hint()))]
+    second, _c, _l = record(deal, size, " ".join(walk + ["A", "A"]), gap_ms=4000, store=OneMoveLeft())
+    end = first.shots[-1][0]
+    first.shots.extend((t + end, fb) for t, fb in second.shots)
+    return gif(first, path, scale)
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("%d frames" % readme_gif(sys.argv[1] if len(sys.argv) > 1 else "sultan.gif"))
