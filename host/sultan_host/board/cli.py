@@ -13,7 +13,7 @@ import os
 import sys
 
 from sultan_host.board.compiler import CP_VERSIONS, DEFAULT_CP
-from sultan_host.board.sources import DEFAULT_OUT, BuildError
+from sultan_host.board.sources import DEFAULT_OUT, FIRMWARE, ROOT, BuildError
 from sultan_host.board.tree import build
 
 DESCRIPTION = "Build the CIRCUITPY drive: build/CIRCUITPY/ with code.py, the board profiles and lib/."
@@ -26,6 +26,13 @@ class ArgParser(argparse.ArgumentParser):
         if len(message) > 300:
             message = message[:300] + "..."
         self.exit(2, "%s: %s\n" % (self.prog, message))
+
+
+def check_checkout(ap):
+    """The sources are there: an installed wheel has no firmware/ (and nothing is made beside it)."""
+    if not os.path.isdir(FIRMWARE):
+        ap.error("%s is no checkout of the project (no firmware/): run the tools/ script of a clone, "
+                 "or set SULTAN_CHECKOUT" % ROOT)
 
 
 def check_out(ap, out):
@@ -63,6 +70,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.cp not in [str(v) for v in CP_VERSIONS]:
         ap.error("--cp %.20s: want one of %s" % (args.cp, ", ".join(map(str, CP_VERSIONS))))
+    check_checkout(ap)
     check_mpy_cross(ap, args.mpy_cross)
     check_out(ap, args.out)
     try:

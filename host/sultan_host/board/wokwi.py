@@ -28,7 +28,7 @@ import shutil
 import subprocess
 import sys
 
-from sultan_host.board.cli import ArgParser, check_mpy_cross, check_out
+from sultan_host.board.cli import ArgParser, check_checkout, check_mpy_cross, check_out
 from sultan_host.board.compiler import CP_VERSIONS
 from sultan_host.board.libraries import board_libraries
 from sultan_host.board.sources import FIRMWARE, LIB, ROOT, BuildError, package_files
@@ -230,6 +230,7 @@ def main(argv=None):
     w = sub.add_parser("web", help="a folder for a wokwi.com project")
     w.add_argument("--out", default=os.path.join(ROOT, "build", "wokwi-web"))
     args = ap.parse_args(argv)
+    check_checkout(ap)
     if not args.out:
         ap.error("--out: empty path")
     if args.cmd == "web":
