@@ -232,3 +232,21 @@ def test_the_winning_frame_is_the_table_and_the_cascade_leaves_nothing_behind():
 
     board = [g for g in d.root_group if isinstance(g, displayio.Group) and g.scale == 2][0]
     assert len(board) == 50 + 1  # the objects made at start (the panel's 10 lines too), and the flyer
+
+
+def test_the_gif_tool_writes_every_frame_and_refuses_what_is_not_a_gif(tmp_path, capsys):
+    from PIL import Image
+    from sultan_host.desktop import gif
+
+    out = tmp_path / "game.gif"
+    assert gif.main(["--gif", "--deal", str(PLAY_DEAL), "--keys", "A A", "--out", str(out)]) == 0
+    with Image.open(out) as im:
+        assert im.format == "GIF" and im.n_frames >= 4  # start, the select, the slide's frames, its end
+    text = tmp_path / "notes.gif"
+    text.write_text("mine")
+    assert gif.main(["--gif", "--out", str(text)]) == 2
+    assert text.read_text() == "mine"
+    assert gif.main(["--gif", "--out", str(tmp_path / "x.png")]) == 2
+    assert gif.main(["--gif", "--gap", "5", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("screenshot: ") for line in err)
