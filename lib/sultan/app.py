@@ -104,7 +104,6 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 break
             if cascade:
                 cascade.tick(g)
-                continue
             if idle:
                 time.sleep(idle)
             continue

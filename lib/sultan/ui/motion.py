@@ -31,6 +31,7 @@ from sultan.ui.layout import F0, PARK, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.widgets import place
 
 SLIDE_MS = const(100)  # a played card's journey (the issue's goal: <= ~120 ms)
+CASCADE_MS = const(40)  # a won game's cascade: 25 frames a second, where the board can draw them
 DEAL_MS = const(36)  # each of a new deal's 15 cards from the stock: 540 ms in all (goal: <= 600)
 _FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
 _BACK = const(255)  # a face-down card (the stock), as the screen's card bytes say it
@@ -262,7 +263,10 @@ class Animation:
 
 
     def tick(self, g):
-        """A frame of the won game's cascade (the main loop's idle pass, until a key)."""
+        """A frame of the won game's cascade, ``CASCADE_MS`` after the last (the main loop's idle
+        passes call it, until a key)."""
+        if now_ms() - self.last < CASCADE_MS:
+            return
         c = self.cascade
         if c is None:
             from sultan.ui.cascade import Cascade
