@@ -375,3 +375,132 @@ def test_the_docs_example_outputs_are_git_ignored():
     r = subprocess.run(["git", "check-ignore", "out.png", "shot.png"], cwd=ROOT, capture_output=True,
                        text=True)
     assert r.stdout.split() == ["out.png", "shot.png"]
+
+
+# ------------------------------------------------------------------ 11. issue 19: nothing lost, nothing hangs
+
+
+def test_sultan_save_on_a_strangers_file_is_refused_as_save_is(tmp_path, monkeypatch, capsys):
+    """$SULTAN_SAVE naming a text file: the simulator exits 2 at once, in one line, the file untouched
+    (it used to make the file a save at Esc)."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    monkeypatch.setenv("SULTAN_SAVE", str(notes))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    with pytest.raises(sim.UsageError, match=r"\$SULTAN_SAVE: .* is not a Sultan save: left alone"):
+        sim.parse_args([])
+    assert sim.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a Sultan save" in err and "--no-save" in err
+    assert notes.read_text() == "my notes\n"
+    assert sim.parse_args(["--no-save"]).save_path is None  # playing without a save is still there
+    ours = tmp_path / "ours.bin"
+    a_save(ours)
+    monkeypatch.setenv("SULTAN_SAVE", str(ours))
+    assert sim.parse_args([]).save_path == str(ours)  # a save of ours, or a missing file, is taken
+    monkeypatch.setenv("SULTAN_SAVE", str(tmp_path / "new" / "s.bin"))
+    assert sim.parse_args([]).save_path == str(tmp_path / "new" / "s.bin")  # its directory made at the write
+
+
+def test_the_simulator_says_when_the_newest_save_was_not_used(tmp_path):
+    from test_cli_save import two_records
+
+    f = tmp_path / "s.bin"
+    f.write_bytes(two_records()[:1100])  # the newest record cut short
+    r = subprocess.run([sys.executable, SIM, "--frames", "2", "--save", str(f)], capture_output=True,
+                       text=True, timeout=120, env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+    assert r.returncode == 0 and r.stderr.count("\n") == 1, r.stderr
+    assert "resuming the one before it" in r.stderr
+
+
+def png(path):
+    screenshot.main(["--deal", "2", "--out", str(path)])
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("kind", ["text", "link-to-text", "link-to-dir", "link-to-device"])
+def test_screenshot_replaces_nothing_but_a_png(tmp_path, capsys, kind):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    out = tmp_path / "shot.png"
+    if kind == "text":
+        out.write_text("not a picture\n")
+    else:
+        out.symlink_to({"link-to-text": str(notes), "link-to-dir": str(tmp_path),
+                        "link-to-device": "/dev/null"}[kind])
+    before = out.read_bytes() if kind == "text" else None
+    assert screenshot.main(["--deal", "7", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("screenshot: ")
+    with pytest.raises(sim.UsageError):
+        sim.parse_args(["--frames", "1", "--screenshot", str(out)])
+    assert notes.read_text() == "my notes\n"
+    if before is not None:
+        assert out.read_bytes() == before
+    else:
+        assert out.is_symlink()
+
+
+def test_screenshot_writes_a_missing_file_an_empty_one_a_png_and_through_a_link_to_a_png(tmp_path):
+    first = png(tmp_path / "a.png")
+    assert first[:8] == b"\x89PNG\r\n\x1a\n"
+    assert screenshot.main(["--deal", "7", "--out", str(tmp_path / "a.png")]) == 0  # a PNG is replaced
+    assert (tmp_path / "a.png").read_bytes() != first
+    (tmp_path / "empty.png").write_bytes(b"")
+    assert screenshot.main(["--deal", "7", "--out", str(tmp_path / "empty.png")]) == 0
+    link = tmp_path / "link.png"
+    link.symlink_to(tmp_path / "a.png")
+    assert screenshot.main(["--deal", "9", "--out", str(link)]) == 0
+    assert link.is_symlink() and (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_sim_screenshot_is_checked_again_before_it_is_written(tmp_path):
+    """The path is checked at the start and again at the end (a game can last hours): a file that is no
+    PNG by then is left alone, exit 2 in one line; the game is saved all the same."""
+    out = tmp_path / "out.png"
+    f = tmp_path / "s.bin"
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, SIM, "--save", str(f), "--keys", "START", "--screenshot", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        while not p.stdout.readline().startswith("SULTAN key="):
+            assert p.poll() is None
+        out.write_text("written meanwhile\n")
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 2 and err.count("\n") == 1 and "not a PNG" in err, err
+    assert out.read_text() == "written meanwhile\n"
+    assert open_store(str(f)).load().moves == 1
+
+
+def unused_display():
+    n = 99
+    while os.path.exists("/tmp/.X11-unix/X%d" % n):
+        n += 1
+    return ":%d" % n
+
+
+def test_a_display_no_server_answers_is_no_display(tmp_path):
+    """A stale DISPLAY made SDL fall back to its off-screen driver: the game ran unseen for ever."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
+    env.update(DISPLAY=unused_display(), XDG_RUNTIME_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, SIM, "--no-save"], capture_output=True, text=True, timeout=120,
+                       env=env)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout.count("\n") == 1 and r.stdout.startswith("sim: no display here")
+    assert "DISPLAY=:" in r.stdout
+
+
+@pytest.mark.parametrize("deals", ["-5", "5-", "-", "7"])
+def test_a_deal_range_without_two_numbers_says_what_a_range_is(capsys, deals):
+    err = refused(capsys, "play", "--deals", deals, words="A-B")
+    assert "''" not in err and "1..999999999" in err
+
+
+@pytest.mark.parametrize("command", ["stats", "scan"])
+def test_budget_under_the_seed_rules_is_refused(capsys, command):
+    refused(capsys, command, "--deals", "1-5", "--budget", "100", words="--rules classic")
+    assert cli(capsys, command, "--deals", "1-5", "--budget", "100", "--rules", "classic")[0] == 0

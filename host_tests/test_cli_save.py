@@ -49,12 +49,14 @@ def test_order_games_resume_too(tmp_path):
 
 def test_a_corrupt_file_exits_2_with_one_line_and_is_left_alone(tmp_path):
     f = tmp_path / "bad.sav"
-    for data in (b"", b"\xff" * 2048, b"\x00" * 2048, b"SU\x01" + b"\x07" * 500, os.urandom(3000)):
+    cases = ((b"", "no game saved"), (b"\xff" * 2048, "no game saved"),  # empty or erased: no save
+             (b"SU\x01" + b"\x07" * 500, "save data corrupt"),  # ours by its magic, nothing in it reads
+             (b"\x00" * 2048, "not a Sultan save"), (os.urandom(3000), "not a Sultan save"),
+             (b"my notes\n", "not a Sultan save"))
+    for data, words in cases:
         f.write_bytes(data)
         r = cli("resume", str(f), "--json")
         assert r.returncode == 2 and r.stdout == ""
-        # empty or erased (all 0xFF) is no save, not damage (issue 9)
-        words = "no game saved" if data in (b"", b"\xff" * 2048) else "save data corrupt"
         assert r.stderr.count("\n") == 1 and words in r.stderr
         assert "Traceback" not in r.stderr
         assert f.read_bytes() == data
@@ -95,3 +97,95 @@ def test_play_save_refuses_a_strangers_file_and_keeps_counting_into_a_good_one(t
     st = open_store(str(f))
     st.load()
     assert st.stats.get(0)["played"] == 2  # both decided games counted in the file
+
+
+# ------------------------------------------------------------ issue 19: what --save refuses, resume refuses
+
+
+def test_resume_auto_leaves_a_file_that_save_refuses_as_it_was(tmp_path):
+    """A valid save padded to 100 MB is no save of ours: resume --auto cut it to 2 KB before."""
+    f = tmp_path / "g.sav"
+    assert cli("play", "--deal", "5", "--auto", "--stop-at-pass-end", "--save", str(f)).returncode == 0
+    with open(f, "r+b") as h:
+        h.truncate(100 * 1024 * 1024)
+    before = os.stat(f)
+    for args in (["--auto"], []):
+        r = cli("resume", str(f), *args)
+        assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
+        assert "not a Sultan save" in r.stderr and "Traceback" not in r.stderr
+    after = os.stat(f)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+UNREADABLE = """
+import locale, os, sys
+from sultan_host.cli import main
+main.build_parser()  # argparse's lazy imports, before the root's library may no longer be readable
+os.setgid(65534)
+os.setuid(65534)
+sys.exit(main.main(sys.argv[1:]))
+"""
+
+
+def test_an_unreadable_save_is_permission_denied_not_corrupt(tmp_path):
+    f = tmp_path / "g.sav"
+    assert cli("play", "--deal", "5", "--save", str(f)).returncode == 0
+    os.chmod(f, 0o600)
+    os.chmod(tmp_path, 0o755)
+    data = f.read_bytes()
+    for args in (["resume", str(f)], ["resume", str(f), "--auto"], ["play", "--deal", "3", "--save", str(f)]):
+        if os.geteuid() == 0:  # root reads any file: be another owner (nobody) for the run
+            r = subprocess.run([sys.executable, "-c", UNREADABLE, *args], capture_output=True, text=True,
+                               timeout=120, cwd=ROOT)
+        else:
+            os.chmod(f, 0)
+            r = cli(*args)
+            os.chmod(f, 0o600)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert "permission denied" in r.stderr and "corrupt" not in r.stderr
+    assert f.read_bytes() == data
+
+
+def two_records():
+    """A file's bytes with two good records: slot 0 the older game (30 moves), slot 1 the newest (40)."""
+    from test_save_edges import two_slots
+
+    region, _, _ = two_slots()
+    return bytes(region.data)
+
+
+def test_a_damaged_newer_record_is_said_on_stderr_whatever_the_damage(tmp_path):
+    """The older game is resumed, and stderr says the newest was not used: a bad CRC, the file cut short
+    (100 or 1,100 bytes), a newest record that does not replay."""
+    from sultan.saves.memory import MemoryRegion
+    from test_save_edges import spoil_last_move
+
+    whole = two_records()
+    crc = bytearray(whole)
+    crc[1024 + 40] ^= 0x01
+    spoiled = MemoryRegion(data=bytearray(whole))
+    spoil_last_move(spoiled, 1024)
+    f = tmp_path / "g.sav"
+    for data in (bytes(crc), whole[:100], whole[:1100], bytes(spoiled.data)):
+        f.write_bytes(data)
+        r = cli("resume", str(f), "--json")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["moves"] == 30  # the older game
+        assert r.stderr.count("\n") == 1 and "resuming the one before it" in r.stderr, r.stderr
+        assert f.read_bytes() == data  # a look, not a write
+
+
+def test_no_note_when_the_newest_record_is_used(tmp_path):
+    whole = two_records()
+    older_spoiled = bytearray(whole)
+    older_spoiled[40] ^= 0x01  # the older slot's CRC: the newest is resumed, nothing lost
+    f = tmp_path / "g.sav"
+    one = tmp_path / "one.sav"
+    assert cli("play", "--deal", "5", "--save", str(one)).returncode == 0  # one record: slot 1 erased
+    one.write_bytes(one.read_bytes()[:1100])  # its tail cut: only erased bytes lost
+    for path, data, moves in ((f, whole, 40), (f, bytes(older_spoiled), 40), (one, None, 0)):
+        if data is not None:
+            path.write_bytes(data)
+        r = cli("resume", str(path), "--json")
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        assert json.loads(r.stdout)["moves"] == moves

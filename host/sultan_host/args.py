@@ -70,27 +70,45 @@ def deal_number(text, what="deal"):
 def deal_range(text):
     """``A-B`` -> (A, B) with 1 <= A <= B <= MAX_DEAL."""
     a, sep, b = text.partition("-")
-    if not sep:
-        raise UsageError("deal range must look like A-B, not %r" % clip(text))
+    if not (sep and a and b):  # "-5", "5-", "7": no negative deals, no open ends
+        raise UsageError("deal range must look like A-B, two deal numbers 1..%d (e.g. 1-100), not %r"
+                         % (MAX_DEAL, clip(text)))
     lo, hi = deal_number(a), deal_number(b)
     if lo > hi:
         raise UsageError("deal range %s is empty (A must not exceed B)" % clip(text))
     return lo, hi
 
 
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
 def png_out(path, what="--out"):
-    """Check that a PNG may be written at ``path`` before any work is done; UsageError if not."""
+    """Check that a PNG may be written at ``path`` before any work is done; UsageError if not.
+
+    Written only where nothing is lost: a missing file (in a directory that exists), an empty
+    one, or a PNG.  A symlink is followed to its target, which the same holds for: never a
+    symlink onto a text file, a directory, a FIFO or a device.
+    """
     if not path:
         raise UsageError("%s needs a file name" % what)
     if not path.lower().endswith(".png"):
         raise UsageError("%s must name a .png file, not %r" % (what, clip(path)))
     if os.path.isdir(path):
         raise UsageError("%s is a directory: %s" % (what, clip(path)))
-    d = os.path.dirname(os.path.abspath(path))
+    real = os.path.realpath(path)  # through any symlink: what would really be written
+    d = os.path.dirname(real)
     if not os.path.isdir(d):
         raise UsageError("no such directory: %s" % clip(d))
-    if os.path.lexists(path) and not os.path.isfile(path):
+    if os.path.lexists(real) and not os.path.isfile(real):
         raise UsageError("%s is not a regular file: %s" % (what, clip(path)))
-    if not os.access(d, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+    if not os.access(d, os.W_OK) or (os.path.exists(real) and not os.access(real, os.W_OK)):
         raise UsageError("cannot write %s" % clip(path))
+    if os.path.isfile(real):
+        try:
+            with open(real, "rb") as f:
+                head = f.read(len(PNG_MAGIC))
+        except OSError as e:
+            raise UsageError("cannot read %s: %s" % (clip(path), e.strerror)) from None
+        if head and head != PNG_MAGIC:
+            raise UsageError("%s is not a PNG picture: left alone" % clip(path))
     return path

@@ -10,8 +10,10 @@ A symlink is written through, to its target.
     store = open_store()               # in the user's data directory
     store = open_store("game.sav")     # or at a given path
 
-A file given on a command line (``--save FILE``) is first checked with ``check_save_file``:
-only a missing or empty file, or a readable save of ours, is ever written.
+A file given on a command line (``--save FILE``, ``$SULTAN_SAVE``, the simulator's default file) is
+first checked with ``check_save_file``: only a missing or empty file, or a readable save of ours,
+is ever written.  ``newer_lost(store)`` tells, after a load, whether a newer record than the one
+loaded was in the file and could not be used (the CLI and the simulator say so on stderr).
 """
 
 import os
@@ -19,7 +21,8 @@ import stat
 import tempfile
 
 from sultan.saves.memory import MemoryRegion
-from sultan.saves.record import SLOT_MAX
+from sultan.saves.reader import decode
+from sultan.saves.record import SEQ_MAX, SLOT_MAX
 from sultan.saves.store import Store
 
 MAGIC = b"SU"  # sultan.saves.record: every record starts so
@@ -61,8 +64,9 @@ def _umask():
 class FileRegion(MemoryRegion):
     """Two slots in a file, kept in RAM and rewritten whole, atomically, on each write.
 
-    A missing or empty file reads as erased (all 0xFF): no save.  A path that is there
-    but is no regular file (a directory, a FIFO, a device) is never opened: reading
+    A missing or empty file reads as erased (all 0xFF): no save; so does the rest of a file
+    cut short (``length``: the bytes it held; every write is ``size`` bytes).  A path that is
+    there but is no regular file (a directory, a FIFO, a device) is never opened: reading
     and writing it raise OSError, which the store reports as damage and as a write
     error.  ``make_dirs``: create the file's missing directories on the first write.
     """
@@ -72,6 +76,7 @@ class FileRegion(MemoryRegion):
         self.path = path
         self.make_dirs = make_dirs
         self.problem = None  # why the path cannot hold a save, if it cannot
+        self.length = 0  # the bytes the file held (below ``size``: cut short)
         try:
             st = os.stat(path)
         except OSError:
@@ -88,6 +93,7 @@ class FileRegion(MemoryRegion):
             self.fresh = False
             return
         self.fresh = not raw  # an empty file is no save; anything else that holds none is damage
+        self.length = len(raw)
         self.data[0:len(raw)] = raw
 
     def read(self, offset, n):
@@ -123,13 +129,29 @@ class FileRegion(MemoryRegion):
             raise
 
 
-def check_save_file(path):
+class NotOurs(ValueError):
+    """The file is not a save of ours (a text file, a big file, zeros): never written."""
+
+
+class Damaged(ValueError):
+    """The file is a save of ours in which nothing reads: never written (its statistics would be lost)."""
+
+
+def why(err):
+    """An OSError's reason as a message says it: ``permission denied``, not ``Permission denied``."""
+    text = err.strerror or str(err)
+    return text[:1].lower() + text[1:]
+
+
+def check_save_file(path, make_dirs=False):
     """``path`` if a save may be written there, else ValueError with one line saying why.
 
-    Written only when the file is missing (in a directory that exists: none is made),
-    empty, or a readable save of ours (by its magic and its records); never a directory,
-    a FIFO or a device (not opened: nothing hangs), never a stranger's file, never a
-    damaged save (its statistics would be lost).
+    Written only when the file is missing (in a directory that exists, unless ``make_dirs``:
+    none is made), empty or erased (all 0xFF), or a readable save of ours (by its magic and its
+    records); never a
+    directory, a FIFO or a device (not opened: nothing hangs), never a file we may not read,
+    never a stranger's file (``NotOurs``), never a damaged save (``Damaged``: its statistics
+    would be lost).
     """
     if not path:
         raise ValueError("the save file needs a name")
@@ -138,11 +160,11 @@ def check_save_file(path):
         st = os.stat(real)
     except FileNotFoundError:
         d = os.path.dirname(real)
-        if not os.path.isdir(d):
+        if not (make_dirs or os.path.isdir(d)):
             raise ValueError("no such directory: %s" % os.path.dirname(os.path.abspath(path))) from None
         return path
     except OSError as e:
-        raise ValueError("cannot use %s: %s" % (path, e.strerror)) from None
+        raise ValueError("cannot use %s: %s" % (path, why(e))) from None
     if stat.S_ISDIR(st.st_mode):
         raise ValueError("%s is a directory" % path)
     if not stat.S_ISREG(st.st_mode):
@@ -153,14 +175,52 @@ def check_save_file(path):
         with open(real, "rb") as f:
             head = f.read(2 * SLOT_MAX + 1)
     except OSError as e:
-        raise ValueError("cannot read %s: %s" % (path, e.strerror)) from None
+        raise ValueError("cannot read %s: %s" % (path, why(e))) from None
+    if head.count(0xFF) == len(head) <= 2 * SLOT_MAX:
+        return path  # erased, as a new board's NVM is: no save, like an empty file
     if len(head) > 2 * SLOT_MAX or not (head[:2] == MAGIC or head[SLOT_MAX:SLOT_MAX + 2] == MAGIC):
-        raise ValueError("%s is not a Sultan save: left alone" % path)
+        raise NotOurs("%s is not a Sultan save: left alone" % path)
     probe = Store(FileRegion(real))
     probe.load(repair=False)
     if probe.message and not probe.seq:
-        raise ValueError("%s holds a damaged save: left alone (remove it to start afresh)" % path)
+        raise Damaged("%s holds a damaged save: left alone (remove it to start afresh)" % path)
     return path
+
+
+def _older(data, seq):
+    """True if slot bytes ``data`` start with a record header whose sequence number is older than ``seq``."""
+    if data[:2] != MAGIC or data[7] > 0x3F:
+        return False
+    s = int.from_bytes(data[4:8], "little")
+    return 0 < s and 0 < (seq - s) % SEQ_MAX < SEQ_MAX // 2
+
+
+def newer_lost(store):
+    """After ``store.load()`` of a file: why a newer record than the one loaded may have been there
+    and was not used ("damaged", "cut short ..."), or None.
+
+    A newest record that does not replay (the store's damage message); a slot that holds no
+    record, is not erased and does not show an older record in its header (a bad CRC, a record
+    cut short); a slot the file's end (``FileRegion.length``) cuts off before any byte of it
+    survived, or with a record begun in it.  (A record starts at its slot's start: a slot whose surviving bytes are all 0xFF
+    held none.)
+    """
+    if store.message:
+        return "damaged"
+    size = store.slot_size
+    data = store.region.data
+    length = getattr(store.region, "length", len(data)) or len(data)
+    for s in range(2):
+        part = bytes(data[s * size:min((s + 1) * size, length)])
+        if not part:
+            return "cut short: %d of %d bytes" % (length, len(data))
+        if decode(part + bytes(size - len(part))) is not None or part.count(0xFF) == len(part):
+            continue
+        if not _older(part + bytes(8), store.seq):
+            if len(part) < size:
+                return "cut short: %d of %d bytes" % (length, len(data))
+            return "damaged"
+    return None
 
 
 def open_store(path=None, max_pending=32, idle_ms=10000):

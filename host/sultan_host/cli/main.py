@@ -9,9 +9,11 @@
 This module only builds the parser and dispatches: each command lives in its own module
 (``play``, ``saves`` for resume, ``scan`` for scan and stats), which adds its parser and
 runs it, and none of them calls back here.  Bad arguments exit with status 2 and one line
-on stderr, never a traceback.
+on stderr, never a traceback.  Ctrl-C or SIGTERM stops a command quietly: one line saying how
+many deals were done (``scan.Progress.last``), exit status 130.
 """
 
+import signal
 import sys
 
 from sultan_host.args import Parser, UsageError, one_line
@@ -30,8 +32,22 @@ def build_parser():
     return p
 
 
+def _stop(_signal, _frame):
+    raise KeyboardInterrupt  # SIGTERM: stop as Ctrl-C does
+
+
+def stopped():
+    """The line an interrupted command ends with: how far it got."""
+    p = scan.Progress.last
+    if p is None:
+        return "%s: stopped\n" % PROG
+    return "%s: stopped after %s of %s deals\n" % (PROG, format(p.done, ","), format(p.total, ","))
+
+
 def main(argv=None, out=None):
     out = out or sys.stdout
+    scan.Progress.last = None
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
@@ -42,6 +58,15 @@ def main(argv=None, out=None):
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # the pool, if any, is terminated on the way out (scan.run_chunks)
+        try:
+            out.flush()
+        except (OSError, ValueError):
+            pass
+        sys.stderr.write(stopped())
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from sultan.rules.order import stock_order_error
 from sultan_host.args import Once, UsageError, clip, deal_number, deal_range
 from sultan_host.cli import saves
 from sultan_host.cli.report import emit
+from sultan_host.cli.scan import Progress
 
 
 def add_parser(sub):
@@ -63,12 +64,14 @@ def run(args, out):
         saves.check(args.save)  # before any work: a file we may not write is refused now
     if args.deals is not None:
         lo, hi = deal_range(args.deals)
+        done = Progress(hi - lo + 1, bar=False)  # how far an interrupted run got (cli.main says it)
         game = Game(deal=lo, rules=rules)
         for n in range(lo, hi + 1):
             game.new_deal(n)
             if args.auto:
                 game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
             emit(game, args.json, out)
+            done.add(1)  # a stop that lands between the two leaves one line more than it counts
         return 0
     if args.order is not None:
         game = Game(order=parse_order(args.order), rules=rules)

@@ -7,8 +7,11 @@
 FILE is the same two-slot file the desktop simulator keeps (``sultan_host.filesave``),
 with the statistics.  ``--save`` writes only a missing or empty FILE or a readable save
 of ours (``filesave.check_save_file``): anything else exits 2 and is left as it was.
-``resume`` of a FILE that holds no valid save: exit 2, one line ("save data corrupt", or
-"no game saved" for an empty or erased one), and FILE is left as it was.
+``resume`` refuses what ``--save`` refuses, in one line with exit 2, FILE left as it was:
+"not a Sultan save" (a text file, zeros, a file bigger than a save), "save data corrupt" (a save
+of ours in which nothing reads), "cannot read FILE: permission denied"; an empty or erased FILE
+is "no game saved".  A FILE whose newest record is damaged resumes the one before it, with a
+note on stderr (``filesave.newer_lost``).
 """
 
 import os
@@ -19,7 +22,7 @@ from sultan.saves.store import Store
 
 from sultan_host.args import UsageError, clip
 from sultan_host.cli.report import emit
-from sultan_host.filesave import FileRegion, check_save_file
+from sultan_host.filesave import Damaged, FileRegion, check_save_file, newer_lost, why
 
 
 def add_parsers(sub):
@@ -57,17 +60,27 @@ def run(args, out):
     path = args.file
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except FileNotFoundError:
         raise UsageError("no such save file: %s" % clip(path)) from None
+    except OSError as e:  # a directory on the way we may not search, a symlink loop
+        raise UsageError("cannot use %s: %s" % (clip(path), why(e))) from None
     if not stat.S_ISREG(mode):  # a directory, a FIFO, a device: never opened
         raise UsageError("not a save file: %s" % clip(path))
+    try:
+        check_save_file(path)  # what --save would refuse is neither read nor written back
+    except Damaged:
+        raise UsageError("save data corrupt in %s: left alone" % clip(path)) from None
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     store = Store(FileRegion(path, make_dirs=False))
     game = store.load(repair=False)
     if game is None:
-        raise UsageError("save data corrupt" if store.message else "no game saved in %s" % clip(path))
-    if store.message:  # the newest record was damaged: the one before it is loaded
-        sys.stderr.write("resume: the newest save in %s was damaged; resuming the one before it\n"
-                         % clip(path))
+        raise UsageError("save data corrupt in %s: left alone" % clip(path) if store.message
+                         else "no game saved in %s" % clip(path))
+    lost = newer_lost(store)
+    if lost:  # a newer record was (or may have been) there and could not be used
+        sys.stderr.write("resume: the newest save in %s was %s; resuming the one before it\n"
+                         % (clip(path), lost))
     if args.auto:
         game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
         store.save(game)

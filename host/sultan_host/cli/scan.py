@@ -9,13 +9,20 @@ Both spread the deals over ``--jobs`` processes (default: every core; never more
 than the chunks of work, nor more than ``JOBS_PER_CORE`` a core) in chunks, and draw
 a progress bar on stderr when stderr is a terminal.  The classic solver's
 ``--budget`` is at most ``MAX_BUDGET`` nodes a deal: its memo takes about 165 bytes
-a node, so a worker stays under about 350 MB.  Bad arguments exit with status 2 and
-one line, like every other command (``sultan_host.args``).
+a node, so a worker stays under about 350 MB (the seed rules have no solver: ``--budget``
+is refused there).  Bad arguments exit with status 2 and one line, like every other command
+(``sultan_host.args``).
+
+A range is streamed: its chunks are made one at a time as the pool takes them, so memory does
+not grow with the range's length (``stats --deals 1-999999999`` runs in a few tens of MB).
+Ctrl-C or SIGTERM stops a run quietly (``sultan_host.cli.main``): the workers ignore SIGINT,
+the parent terminates them, and one line says how many deals were done.
 """
 
 import json
 import math
 import os
+import signal
 import sys
 import time
 
@@ -23,7 +30,7 @@ from sultan.rules import engine
 from sultan.rules.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, Game
 
 from sultan_host.analysis import solver as classic_solver
-from sultan_host.args import Once, deal_range, whole
+from sultan_host.args import Once, UsageError, deal_range, whole
 
 CHUNK = 500  # deals per job handed to a worker (seed); classic chunks are smaller
 CLASSIC_CHUNK = 20
@@ -71,13 +78,35 @@ def _call(job):
     return fn(*args)
 
 
+def _worker_start():
+    """In each worker: Ctrl-C is the parent's to handle (it terminates the pool), and SIGTERM,
+    which ``Pool.terminate`` sends, ends the worker without a word."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def spans(lo, hi, chunk):
+    """The chunks (a, b) of lo..hi, made one at a time."""
+    a = lo
+    while a <= hi:
+        b = min(a + chunk - 1, hi)
+        yield a, b
+        a = b + 1
+
+
 # ------------------------------------------------------------------ driver
 class Progress:
-    """A one-line bar on ``stream``, only when it is a terminal."""
+    """A one-line bar on ``stream``, only when it is a terminal (and ``bar``).
 
-    def __init__(self, total, stream=None, label="deals"):
+    The latest one made is ``Progress.last``: an interrupted run says how far it got from it.
+    """
+
+    last = None
+
+    def __init__(self, total, stream=None, label="deals", bar=True):
+        Progress.last = self
         self.stream = stream or sys.stderr
-        self.on = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.on = bar and hasattr(self.stream, "isatty") and self.stream.isatty()
         self.total = total
         self.done = 0
         self.label = label
@@ -108,28 +137,29 @@ class Progress:
 
 
 def run_chunks(fn, lo, hi, jobs, chunk, extra=(), progress=True):
-    """Yield the results of ``fn(a, b, *extra)`` over lo..hi in chunks, in deal order."""
-    spans = [(a, min(a + chunk - 1, hi)) for a in range(lo, hi + 1, chunk)]
-    jobs = min(jobs, len(spans), JOBS_PER_CORE * (os.cpu_count() or 1))
-    bar = Progress(hi - lo + 1) if progress else None
+    """Yield the results of ``fn(a, b, *extra)`` over lo..hi in chunks, in deal order.
+
+    The chunks are made as the pool takes them (``imap`` over a generator: its feeder blocks
+    on the full pipe to the workers), so nothing grows with the range's length."""
+    n_spans = (hi - lo) // chunk + 1
+    jobs = min(jobs, n_spans, JOBS_PER_CORE * (os.cpu_count() or 1))
+    bar = Progress(hi - lo + 1, bar=progress)
     try:
-        if jobs <= 1 or len(spans) == 1:
-            for a, b in spans:
+        if jobs <= 1 or n_spans == 1:
+            for a, b in spans(lo, hi, chunk):
                 res = fn(a, b, *extra)
-                if bar:
-                    bar.add(b - a + 1)
+                bar.add(b - a + 1)
                 yield from res
         else:
             import multiprocessing
 
-            with multiprocessing.Pool(jobs) as pool:
-                for res in pool.imap(_call, [(fn, (a, b) + tuple(extra)) for a, b in spans]):
-                    if bar:
-                        bar.add(len(res))
+            extra = tuple(extra)
+            with multiprocessing.Pool(jobs, initializer=_worker_start) as pool:  # terminated on leaving
+                for res in pool.imap(_call, ((fn, (a, b) + extra) for a, b in spans(lo, hi, chunk))):
+                    bar.add(len(res))
                     yield from res
     finally:
-        if bar:
-            bar.close()
+        bar.close()
 
 
 def wilson(k, n, z=Z95):
@@ -226,7 +256,8 @@ def add_parsers(sub):
                        help="worker processes (default: every core; at most the chunks of work and %d a core)"
                        % JOBS_PER_CORE)
         p.add_argument("--budget", action=Once, default=None,
-                       help="classic solver: nodes per deal, 1..%d (default %d; ~165 bytes a node)"
+                       help="classic solver (--rules classic only): nodes per deal, 1..%d (default %d; "
+                            "~165 bytes a node)"
                        % (MAX_BUDGET, classic_solver.DEFAULT_BUDGET))
         if name == "stats":
             p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
@@ -239,6 +270,8 @@ def run(args, out):
     budget = classic_solver.DEFAULT_BUDGET if args.budget is None else whole(
         args.budget, "--budget", 1, MAX_BUDGET)
     rules = RULES_NAMES.index(args.rules)
+    if rules == RULES_SEED and args.budget is not None:
+        raise UsageError("--budget is the classic solver's: the seed rules have none (use --rules classic)")
     if args.command == "scan":
         for n in winnable(rules, lo, hi, jobs, budget):
             out.write("%d\n" % n)

@@ -2,8 +2,9 @@
 
     python tools/screenshot.py --deal 7 --size 160x128 --keys "RIGHT A" --out shot.png
 
-Bad arguments (a bad output path too: not .png, empty, a directory, no such directory):
-one line on stderr, exit status 2, checked before anything is drawn (``sultan_host.args``).
+Bad arguments (a bad output path too: not .png, empty, a directory, no such directory, an
+existing file that is not a PNG, or a symlink onto one): one line on stderr, exit status 2,
+checked before anything is drawn (``sultan_host.args.png_out``).
 """
 
 import sys
@@ -56,6 +57,7 @@ def main(argv=None):
     try:
         a = parse_args(argv)
         img, _ctrl = render(a.deal, a.size, a.keys, a.scale)
+        png_out(a.out)  # again, just before writing: nothing but a PNG is replaced
         try:
             img.save(a.out, format="PNG")
         except (OSError, ValueError) as e:

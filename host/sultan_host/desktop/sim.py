@@ -6,14 +6,19 @@
 
 Keys: arrows = D-pad, Z = A, X = B, Enter = START, Space = SELECT, Esc = quit.
 Closing the window, Esc, Ctrl-C and SIGTERM all save and quit.  With no display
-(no DISPLAY / WAYLAND_DISPLAY and no SDL_VIDEODRIVER) it says so in one line and
-exits 0 instead of hanging.  Bad arguments: one line on stderr, exit status 2,
-checked before anything is played or written (``sultan_host.args``).
+(no DISPLAY / WAYLAND_DISPLAY and no SDL_VIDEODRIVER, or one that no server answers,
+so that SDL would fall back to drawing off screen) it says so in one line and exits 0
+instead of running unseen.  Bad arguments: one line on stderr, exit status 2,
+checked before anything is played or written (``sultan_host.args``).  The save file
+(``--save FILE``, else ``$SULTAN_SAVE`` or the user's data directory) is checked as the
+CLI's ``--save`` is (``filesave.check_save_file``): a file that is not a readable save of
+ours is refused, exit 2, and left alone.
 """
 
 import os
 import signal
 import sys
+import tempfile
 
 from sultan_host import scripted
 from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_line, png_out, whole
@@ -28,6 +33,43 @@ def no_display():
         return False
     env = os.environ
     return not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("SDL_VIDEODRIVER"))
+
+
+NO_DISPLAY = ("sim: no display here (%s); run with SDL_VIDEODRIVER=dummy "
+              "and --frames N --screenshot out.png for a headless run")
+
+
+def no_window():
+    """Why SDL can open no window here, or None: it would fall back to its off-screen driver
+    (a DISPLAY no X server answers).  An SDL_VIDEODRIVER set by the user is taken as meant."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return None
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    with tempfile.TemporaryFile() as said:  # SDL's own complaints on fd 2 while it tries each driver
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(said.fileno(), 2)
+        try:
+            pygame.display.init()
+            driver = pygame.display.get_driver()
+        except pygame.error as e:
+            driver = None
+            failed = e
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        if driver is None:
+            return "no video driver: %s" % clip(failed, 60)
+        if driver in ("offscreen", "dummy"):
+            pygame.display.quit()
+            shown = [n + "=" + clip(os.environ[n], 20) for n in ("DISPLAY", "WAYLAND_DISPLAY")
+                     if os.environ.get(n)]
+            return "%s: no server answers" % " ".join(shown)
+        said.seek(0)
+        sys.stderr.write(said.read().decode("utf-8", "replace"))  # a window opens: hide nothing
+    return None
 
 
 def make_display(width, height, zoom):
@@ -136,15 +178,9 @@ def parse_args(argv=None):
     a.frames = None if a.frames is None else whole(a.frames, "--frames", 0, 10**9)
     if a.screenshot is not None:
         png_out(a.screenshot, "--screenshot")
-    if a.save is not None:
-        from sultan_host.filesave import check_save_file
-
-        if a.no_save:
-            raise UsageError("--save and --no-save together: choose one")
-        try:
-            check_save_file(a.save)
-        except ValueError as e:
-            raise UsageError(str(e)) from None
+    if a.save is not None and a.no_save:
+        raise UsageError("--save and --no-save together: choose one")
+    a.save_path = save_path(a)
     try:
         scripted.parse_keys(a.keys)
     except ValueError as e:
@@ -152,19 +188,41 @@ def parse_args(argv=None):
     return a
 
 
-def open_save(a):
-    """The store the run resumes from and saves to, or None."""
-    from sultan.saves.store import Store
-
-    from sultan_host.filesave import FileRegion, open_store
+def save_path(a):
+    """The file the run resumes from and saves to (None: none), checked as ``--save`` is."""
+    from sultan_host.filesave import check_save_file, default_path
 
     if a.no_save:
         return None
     if a.save is not None:
-        return Store(FileRegion(a.save, make_dirs=False))
-    if a.deal is None and a.frames is None:
-        return open_store()  # the user's data directory: the game comes back next time
-    return None
+        path, what = a.save, ""
+    elif a.deal is None and a.frames is None:  # the user's data directory: the game comes back next time
+        path = default_path()
+        what = "$SULTAN_SAVE: " if os.environ.get("SULTAN_SAVE") else ""
+    else:
+        return None
+    try:
+        check_save_file(path, make_dirs=a.save is None)
+    except ValueError as e:
+        raise UsageError("%s%s (--no-save plays without saving)" % (what, e)) from None
+    return path
+
+
+def open_save(a):
+    """The store the run resumes from and saves to, or None; a newer record it cannot use is said."""
+    from sultan.saves.store import Store
+
+    from sultan_host.filesave import FileRegion, newer_lost
+
+    if a.save_path is None:
+        return None
+    probe = Store(FileRegion(a.save_path))
+    if probe.load(repair=False) is not None:
+        lost = newer_lost(probe)
+        if lost:
+            sys.stderr.write("sim: the newest save in %s was %s; resuming the one before it\n"
+                             % (clip(a.save_path), lost))
+    return Store(FileRegion(a.save_path, make_dirs=a.save is None))
 
 
 def main(argv=None):
@@ -173,9 +231,9 @@ def main(argv=None):
     except UsageError as e:
         sys.stderr.write("sim: %s\n" % one_line(e))
         return 2
-    if no_display():
-        print("sim: no display here (no DISPLAY/WAYLAND_DISPLAY); run with SDL_VIDEODRIVER=dummy "
-              "and --frames N --screenshot out.png for a headless run")
+    why = "no DISPLAY/WAYLAND_DISPLAY" if no_display() else no_window()
+    if why:
+        print(NO_DISPLAY % why)
         return 0
     from sultan import app
 
@@ -198,8 +256,12 @@ def main(argv=None):
         code = 1
     if a.screenshot:
         try:
+            png_out(a.screenshot, "--screenshot")  # again: the game may have run for hours
             display.save(a.screenshot)
             print("sim: wrote %s" % a.screenshot)
+        except UsageError as e:
+            sys.stderr.write("sim: %s\n" % one_line(e))
+            code = 2
         except Exception as e:  # pygame.error, OSError: the game is saved already
             sys.stderr.write("sim: cannot write %s: %s\n" % (clip(a.screenshot), clip(e, 200)))
             code = 2
