@@ -47,7 +47,10 @@ def stopped():
 def main(argv=None, out=None):
     out = out or sys.stdout
     scan.Progress.last = None
-    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        previous = signal.signal(signal.SIGTERM, _stop)
+    except ValueError:  # not the main thread: SIGTERM stays as it was
+        previous = None
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
@@ -66,7 +69,8 @@ def main(argv=None, out=None):
         sys.stderr.write(stopped())
         return 130
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":
