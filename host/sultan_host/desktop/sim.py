@@ -106,6 +106,27 @@ def make_display(width, height, zoom):
         def _background(self):
             """No background refresh: the game refreshes once per key."""
 
+        def _refresh_area(self, area):
+            """As the parent's, but right for an area of an odd number of pixels (a card that
+            travels leaves such areas), whose last pixel the parent's buffer leaves out."""
+            import numpy as np
+            from displayio._area import Area
+
+            clipped = Area()
+            if not self._core.clip_area(area, clipped):
+                return True
+            w, h = clipped.width(), clipped.height()
+            size = w * h
+            buffer = memoryview(bytearray(((size + 1) // 2) * 4)).cast("I")
+            mask = memoryview(bytearray(((size // 32) + 1) * 4)).cast("I")
+            self._core.fill_area(clipped, mask, buffer)
+            px = np.frombuffer(buffer.tobytes(), dtype=">u2")[:size].astype(np.uint32).reshape(h, w)
+            rgb = np.stack(((px >> 11 & 0x1F) * 255 // 31, (px >> 5 & 0x3F) * 255 // 63,
+                            (px & 0x1F) * 255 // 31), axis=-1).astype(np.uint8)
+            self._pygame_screen.blit(pygame.image.frombuffer(rgb.tobytes(), (w, h), "RGB"),
+                                     (clipped.x1, clipped.y1))
+            return True
+
         def present(self):
             if self._pygame_screen is not None:
                 pygame.transform.scale(self._pygame_screen, self._window.get_size(), self._window)
