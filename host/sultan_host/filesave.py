@@ -148,10 +148,9 @@ def check_save_file(path, make_dirs=False):
 
     Written only when the file is missing (in a directory that exists, unless ``make_dirs``:
     none is made), empty or erased (all 0xFF), or a readable save of ours (by its magic and its
-    records); never a
-    directory, a FIFO or a device (not opened: nothing hangs), never a file we may not read,
-    never a stranger's file (``NotOurs``), never a damaged save (``Damaged``: its statistics
-    would be lost).
+    records); never a directory, a FIFO or a device (not opened: nothing hangs), never a file
+    we may not read, never a stranger's file (``NotOurs``), never a damaged save (``Damaged``:
+    its statistics would be lost).
     """
     if not path:
         raise ValueError("the save file needs a name")
@@ -202,8 +201,8 @@ def newer_lost(store):
     A newest record that does not replay (the store's damage message); a slot that holds no
     record, is not erased and does not show an older record in its header (a bad CRC, a record
     cut short); a slot the file's end (``FileRegion.length``) cuts off before any byte of it
-    survived, or with a record begun in it.  (A record starts at its slot's start: a slot whose surviving bytes are all 0xFF
-    held none.)
+    survived, or with a record begun in it.  (A record starts at its slot's start: a slot whose
+    surviving bytes are all 0xFF held none.)
     """
     if store.message:
         return "damaged"
