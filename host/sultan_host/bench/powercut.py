@@ -1,0 +1,243 @@
+"""Power cuts on real CircuitPython: a plan of aimed cuts for tools/emulate, and the host's verdict on each.
+
+A run of the Wokwi image (deal 7) is a list of trials.  Each trial brings the game to a known point, makes
+the store write one kind of save, and cuts the power ``CUT@WRITE+ms`` after that write's first erase or
+program starts; the board boots again and a check key is pressed.  Kinds: the first write into a fresh
+NVM, a mid-game checkpoint (the idle write), a pass's end (a redeal), a lost game's record, a settings
+change (Motion switched).  Every trial but the first and the settings change starts with the menu's
+Restart, so its keys mean the same whatever the cut before it left.
+
+The verdict: the check key's screenshot is compared with the host's pictures of each allowed outcome,
+the host's own ``sultan.app`` started afresh (as the board boots) on the region its store held
+
+* ``last``: after the write that was cut;
+* ``before``: after the write before it;
+* ``damaged``: no save that reads, shown with the damage message: allowed only for a cut inside a
+  whole-sector erase or program;
+* ``erased``: no save and no message (every byte 0xFF): a cut after a whole-sector erase and before any
+  byte is programmed can't be told from a new board.
+
+The host follows the board: the next trial's outcomes start from the outcome found.
+"""
+
+import random
+
+from sultan.rules import engine
+from sultan.saves.memory import MemoryRegion
+from sultan.saves.store import Store
+from sultan.ui import keys as K
+from sultan.ui import menu as Mn
+from sultan.ui.controller import Controller
+
+DEAL = 7
+KINDS = ("first write", "checkpoint", "pass end", "settings", "decided")
+OUTCOMES = ("last", "before", "damaged", "erased")
+IDLE = "WAIT:11000"  # the store writes after 10 s without a key
+JUNK = bytes(range(256)) * 8  # a region that reads as damage
+
+
+class Menu:
+    """The menu's marker as a fresh board has it after a boot, moved by the keys of the plan."""
+
+    def __init__(self):
+        self.ctrl = Controller(engine.Game(deal=DEAL), lambda: 1, settings=0)
+
+    def press(self, *names):
+        for name in names:
+            self.ctrl.press(K.NAMES.index(name))
+        return list(names)
+
+    def choose(self, item):
+        """SELECT, the marker to ``item`` the short way, A."""
+        c = self.ctrl
+        words = self.press("SELECT")
+        n = len(c.items)
+        down = (c.menu_at(item) - c.menu_index) % n
+        words += self.press(*(["DOWN"] * down if down <= n - down else ["UP"] * (n - down)))
+        return words + self.press("A")
+
+
+def starts_until(done, autoplay=False):
+    """START presses from a fresh deal until ``done(game)``."""
+    ctrl = Controller(engine.Game(deal=DEAL), lambda: 1, settings=0)
+    if autoplay:
+        Menu.choose(_Bare(ctrl), Mn.M_AUTO)
+    n = 0
+    while not done(ctrl.game):
+        ctrl.press(K.NAMES.index("START"))
+        n += 1
+        if n > 400:
+            raise RuntimeError("deal %d: never done" % DEAL)
+    return n
+
+
+class _Bare(Menu):
+    def __init__(self, ctrl):  # a Menu over a given controller
+        self.ctrl = ctrl
+
+
+class Trial:
+    """One aimed cut: ``words`` before it (emulator words), the cut's offset, ``check`` after the boot."""
+
+    def __init__(self, kind, words, offset_ms, check):
+        self.kind = kind
+        self.words = words
+        self.offset_ms = offset_ms
+        self.check = check
+        self.outcome = None
+        self.cut = None
+
+    def keys(self):
+        """Key names the host plays for ``words`` (a burst word is one press)."""
+        return [w.split("*")[0] for w in self.words if not w.startswith("WAIT:")]
+
+
+def plan(kinds, seed):
+    """[Trial] for ``kinds`` in order (the first may be "first write": a fresh NVM), offsets seeded.
+
+    Offsets: half the cuts within 3 ms of the write's start (a program-only write's whole span),
+    half within 60 ms (a whole-sector erase, 45 ms, and its sixteen page programs)."""
+    rnd = random.Random(seed)
+    trials = []
+    menu = Menu()  # the board's marker: a fresh one after every boot
+    pass_end = starts_until(lambda g: g.pass_no > 1)
+    decided = None
+    for i, kind in enumerate(kinds):
+        span = 3.0 if rnd.random() < 0.5 else 60.0
+        offset = round(rnd.uniform(0.0, span), 3)
+        if kind == "first write":
+            if i:
+                raise ValueError("the first write only comes first, on a fresh NVM")
+            words = ["START", IDLE]
+        elif kind == "checkpoint":
+            words = menu.choose(Mn.M_RESTART) + ["START", "START", IDLE]
+        elif kind == "pass end":
+            words = menu.choose(Mn.M_RESTART) + ["START*%d!" % (pass_end - 1), "START"]
+        elif kind == "settings":
+            words = menu.choose(Mn.M_MOTION) + menu.press("B") + [IDLE]
+        elif kind == "decided":
+            if decided is None:
+                decided = starts_until(lambda g: g.status() != engine.PLAYING, autoplay=True)
+            words = (menu.choose(Mn.M_RESTART) + menu.choose(Mn.M_AUTO)
+                     + ["START*%d!" % (decided - 1), "START"])
+        else:
+            raise ValueError("unknown kind %r" % kind)
+        menu = Menu()  # the cut: the board boots afresh
+        check = ["LEFT"] if kind != "settings" else menu.press("SELECT", "UP", "B")
+        trials.append(Trial(kind, words, offset, check))
+    return trials
+
+
+def words(trials):
+    """The emulator's --keys for the whole run."""
+    out = []
+    for t in trials:
+        w = list(t.words)
+        if w and w[-1] == IDLE:
+            w.pop()  # CUT@WRITE waits for the write itself
+        out += w + ["CUT@WRITE+%g" % t.offset_ms] + t.check
+    return " ".join(out)
+
+
+class RecordingRegion(MemoryRegion):
+    """A RAM region that keeps a copy of itself after every write."""
+
+    def __init__(self, data):
+        MemoryRegion.__init__(self, data=data)
+        self.after = []
+
+    def write(self, offset, data):
+        MemoryRegion.write(self, offset, data)
+        self.after.append(bytes(self.data))
+
+
+def pictures(region, check, size):
+    """The host's screens after each check key, on a fresh app over ``region``; and the region after."""
+    from sultan_host.desktop.screenshot import render
+
+    out = []
+    final = None
+    for n in range(1, len(check) + 1):
+        r = MemoryRegion(data=region)
+        img, _ctrl = render(DEAL, size, " ".join(check[:n]), store=Store(r))
+        out.append(img)
+        final = bytes(r.data)
+    return out, final
+
+
+def candidates(trial, region, size):
+    """{outcome: (pictures, region after the check)} for ``trial`` started on ``region``'s bytes."""
+    from sultan_host.desktop.screenshot import render
+
+    rec = RecordingRegion(region)
+    render(DEAL, size, " ".join(trial.keys()), store=Store(rec))  # its flush at the end: the idle write
+    if not rec.after:
+        raise RuntimeError("%s: the host wrote nothing" % trial.kind)
+    regions = {"last": rec.after[-1], "before": rec.after[-2] if len(rec.after) > 1 else region,
+               "damaged": JUNK, "erased": b"\xff" * len(region)}
+    return {name: pictures(data, trial.check, size) for name, data in regions.items()}
+
+
+def whole_sector(cut, ops, nvm):
+    """True if ``cut`` landed inside a write of the NVM that erased its sector (the erase or the
+    programs after it), from the emulator report's flash operations."""
+    if cut.get("during") is None:
+        return False
+    lo, hi = nvm["addr"], nvm["addr"] + nvm["len"]
+    mine = [o for o in ops if lo <= o["addr"] < hi and o["start_ms"] <= cut["at_ms"]]
+    # the operations of the cut write: back from the cut while each began within 5 ms of the last's end
+    group = []
+    for o in reversed(mine):
+        if group and group[-1]["start_ms"] - o["end_ms"] > 5.0:
+            break
+        group.append(o)
+    return any(o["op"].startswith("erase") for o in group)
+
+
+def region_size():
+    """The bytes of the Pico's 4 KB NVM the store uses (``sultan.saves.nvm``'s region)."""
+    from sultan.saves.nvm import NvmRegion
+
+    return len(NvmRegion(bytearray(4096)))
+
+
+def shots_of(trials, shots):
+    """[[check shot paths] per trial] from the run's screenshots in order (00-ready first): every
+    plain key is shot but a burst's and the key right before a cut."""
+    shots = list(shots)[1:]
+    out = []
+    for t in trials:
+        plain = [w for w in t.words if not w.startswith("WAIT:") and not w.endswith("!")]
+        shots = shots[len(plain) - 1:]
+        out.append(shots[:len(t.check)])
+        shots = shots[len(t.check):]
+    return out
+
+
+def verdicts(trials, shots, report, size, same):
+    """Each trial's outcome (set on it, and returned): the first of OUTCOMES whose host pictures
+    ``same(shot_path, image)`` takes for every check key; None for none of them."""
+    region = b"\xff" * region_size()
+    flash = report["flash"]
+    cuts = [c for c in flash["cuts"] if c.get("kind") == "CUT"]
+    if len(cuts) != len(trials):
+        raise RuntimeError("%d cuts for %d trials" % (len(cuts), len(trials)))
+    for t, paths, cut in zip(trials, shots_of(trials, shots), cuts, strict=True):
+        t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]))
+        found = candidates(t, region, size)
+        t.outcome = None
+        for name in OUTCOMES:
+            images, after = found[name]
+            if len(paths) == len(images) and all(same(p, img) for p, img in zip(paths, images, strict=True)):
+                t.outcome, region = name, after
+                break
+        if t.outcome is None:
+            break  # the host can't follow the board any further
+    return [t.outcome for t in trials]
+
+
+def allowed(trial):
+    """Whether a trial's outcome is one the saves promise."""
+    if trial.outcome in ("last", "before"):
+        return True
+    return trial.outcome in ("damaged", "erased") and trial.cut["whole_sector"]
