@@ -2,9 +2,10 @@
 """The device benchmark: the Wokwi build on real CircuitPython in the RP2040 emulator, one table.
 
     python tools/emulate/bench_device.py [--bootrom vendor-local/bootrom.js] [--firmware CP.uf2 ...]
-        [--sizes 320x240,160x128] [--deal 7] [--soak N [--seed S]] [--jobs 2] [--out build/bench-device]
+        [--sizes 320x240,160x128] [--deal 7] [--soak N] [--cuts N] [--seed S] [--jobs 2]
+        [--out build/bench-device]
 
-For each CircuitPython UF2 (default: the newest 9.x and 8.x Pico UF2s in vendor-local/) and each size
+For each CircuitPython UF2 (default: the newest 10.x, 9.x and 8.x Pico UF2s in vendor-local/) and each size
 (160x128 through the emulator's test profile, see tools/wokwi_image.py --size), it boots the game on
 deal ``--deal`` and plays one fixed key plan, then prints one table of:
 
@@ -19,8 +20,11 @@ The key plan is made on the host by the game's own Controller (lib/sultan), whic
 key's kind (cursor move, turn, select, play, menu open/scroll/close, page open/close, digit editor,
 redeal, new deal, won/lost panel) and predicts each ``SULTAN key=`` line; a device line that differs
 is reported.  The stock is emptied for the redeal by a burst of START presses, left out of the figures.
-``--soak N`` adds a run of N seeded random keys (on CircuitPython 9 at 320x240, the tightest heap)
-that must end with no MemoryError and every key answered.
+``--soak N`` adds a run of N seeded random keys on each firmware at 320x240 (the tightest heap) that
+must end with no MemoryError and every key answered.  Each animation's frame rate comes from the
+game's ``SULTAN anim=`` lines.  ``--cuts N`` adds N power cuts aimed inside each kind of save
+(``sultan_host.bench.powercut``: the first write, a checkpoint, a pass's end, a settings change, a
+lost game's record), spread over the firmwares at 160x128, and one table of what each boot showed.
 
 It prints figures; it asserts nothing about them.  Everything runs in simulated time: wall-clock
 speed (about 1/2 to 1/8 of real time) does not change a figure.
@@ -292,7 +296,8 @@ def _starts_until(deal, words, want, limit=400):
 
 
 # ------------------------------------------------------------------ running the emulator
-def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None, report=None, extra=()):
+def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None, report=None, extra=(),
+                 shots=False):
     cmd = [
         "node",
         os.path.join(HERE, "emulate.js"),
@@ -303,10 +308,11 @@ def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None,
         "--out",
         out_dir,
         "--quiet",
-        "--no-shots",
         "--timeout-s",
         "3000",
     ]
+    if not shots:
+        cmd.append("--no-shots")
     if keys:
         cmd += ["--keys", keys]
     if scenario:
@@ -423,17 +429,132 @@ def print_table(configs, results, date):
             print("ERROR: %s: %s" % (c["name"], err))
 
 
+# ------------------------------------------------------------------ animations
+def anim_cells(game):
+    """{row: cell}: each animation kind's frame rate (frames after the first over their span, in
+    simulated time) from the run's ``SULTAN anim=`` lines: min / median frames a second."""
+    rates = {}
+    for ln in game.get("lines", []):
+        m = re.match(r"SULTAN anim=(\w+) frames=(\d+) first=(\d+) ms=(\d+)", ln["text"])
+        if m and int(m.group(2)) > 1 and int(m.group(4)) > 0:
+            rates.setdefault(m.group(1), []).append((int(m.group(2)) - 1) * 1000.0 / int(m.group(4)))
+    return {"%s frames/s" % kind: "%d / %d (n=%d)" % (min(v), statistics.median(v), len(v))
+            for kind, v in rates.items()}
+
+
+# ------------------------------------------------------------------ power cuts
+def cut_jobs(firmwares, bootrom, out, cuts, seed):
+    """Emulator jobs of aimed power cuts (sultan_host.bench.powercut): ``cuts`` in all, spread over the
+    firmwares, runs of up to 10 trials (the first write first, then every other kind in turn)."""
+    from sultan_host.bench import powercut
+
+    jobs = []
+    per_fw = -(-cuts // len(firmwares))
+    others = powercut.KINDS[1:]
+    for fw in firmwares:
+        version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
+        d = os.path.join(out, "cp%s-cuts" % version)
+        os.makedirs(d, exist_ok=True)
+        image = os.path.join(d, "sultan.uf2")
+        wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(160, 128),
+                             deal=powercut.DEAL)
+        left, run = per_fw, 0
+        while left > 0:
+            n = min(10, left)
+            kinds = ["first write"] + [others[(run * 9 + k) % len(others)] for k in range(n - 1)]
+            trials = powercut.plan(kinds, seed * 1000 + run)
+            rdir = os.path.join(d, "run%02d" % run)
+            os.makedirs(rdir, exist_ok=True)
+            jobs.append({"name": "cuts cp%s run %d" % (version, run), "version": version, "image": image,
+                         "bootrom": bootrom, "dir": rdir, "trials": trials, "seed": seed * 1000 + run})
+            left -= n
+            run += 1
+    return jobs
+
+
+def cut_run(job):
+    from sultan_host.bench import powercut
+
+    report = os.path.join(job["dir"], "report.json")
+    proc, wall = run_emulator(job["image"], job["bootrom"], job["dir"], keys=powercut.words(job["trials"]),
+                              window="160x128", report=report, extra=["--seed", str(job["seed"])], shots=True)
+    if proc.returncode != 0:
+        return {"error": (proc.stderr or proc.stdout)[-600:], "wall_s": wall}
+    data = json.load(open(report))
+    numbered = [(int(f.split("-")[0]), f) for f in os.listdir(job["dir"]) if re.match(r"\d+-\w+\.png$", f)]
+    shots = [os.path.join(job["dir"], f) for _n, f in sorted(numbered)]
+    same = _same_picture(job["dir"])
+    powercut.verdicts(job["trials"], shots, data, "160x128", same)
+    boots = [b["ready_ms"] - b["at_ms"] for b in data["flash"].get("boots", [])[1:] if b.get("ready_ms")]
+    return {"trials": job["trials"], "boots_ms": boots, "wall_s": wall}
+
+
+def _same_picture(folder):
+    from PIL import Image
+
+    def same(path, img):
+        a = Image.open(path).convert("RGB")
+        b = img.convert("RGB")
+        if a.size != b.size:
+            return False
+        # RGB565, as the panel holds it
+        pa = bytes(v & m for v, m in zip(a.tobytes(), (0xF8, 0xFC, 0xF8) * (len(a.tobytes()) // 3),
+                                         strict=True))
+        pb = bytes(v & m for v, m in zip(b.tobytes(), (0xF8, 0xFC, 0xF8) * (len(b.tobytes()) // 3),
+                                         strict=True))
+        return pa == pb
+
+    return same
+
+
+def print_cuts(results):
+    """The power-cut table: per kind and firmware, how many boots showed each outcome."""
+    from sultan_host.bench import powercut
+
+    print()
+    print("Power cuts (CUT@WRITE+ms, aimed at each kind of save; deal 7, 160x128): outcome of each boot")
+    print()
+    print("| firmware | kind | cuts | in an erase | in a program | last write | the one before "
+          "| fresh, damage message | fresh, erased | not allowed |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = {}
+    boots = {}
+    for job, r in results:
+        if "error" in r:
+            print("ERROR: %s: %s" % (job["name"], r["error"][-300:]))
+            continue
+        boots.setdefault(job["version"], []).extend(r["boots_ms"])
+        for t in r["trials"]:
+            if t.outcome is None and t.cut is None:
+                continue
+            row = rows.setdefault((job["version"], t.kind), [0] * 8)
+            during = (t.cut or {}).get("during") or ""
+            row[0] += 1
+            row[1] += during.startswith("erase")
+            row[2] += during == "program"
+            if t.outcome in powercut.OUTCOMES:
+                row[3 + powercut.OUTCOMES.index(t.outcome)] += 1
+            row[7] += not (t.outcome is not None and powercut.allowed(t))
+    for (version, kind), row in sorted(rows.items()):
+        print("| %s | %s | %s |" % (version, kind, " | ".join(str(v) for v in row)))
+    for version, ms in sorted(boots.items()):
+        if ms:
+            print("boot after a cut, to READY (%s): median %d ms, max %d ms"
+                  % (version, statistics.median(ms), max(ms)))
+    return sum(row[7] for row in rows.values())
+
+
 # ------------------------------------------------------------------ main
 def find_firmwares():
     found = []
-    for major in (9, 8):
+    for major in (10, 9, 8):
         hits = sorted(glob.glob(os.path.join(ROOT, "vendor-local", UF2_GLOB % major)))
         if hits:
             found.append(hits[-1])
     return found
 
 
-def main(argv=None):
+def parse_args(argv):
     ap = ArgParser(prog="bench_device", description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--firmware", action="append", help="a Pico CircuitPython UF2 (repeat; default vendor-local/)"
@@ -441,91 +562,116 @@ def main(argv=None):
     ap.add_argument("--bootrom", default=os.environ.get("RP2040_BOOTROM") or None)
     ap.add_argument("--sizes", default="320x240,160x128")
     ap.add_argument("--deal", default="7")
-    ap.add_argument("--soak", default="0", help="also N random keys on CP 9 at 320x240 (MemoryError check)")
+    ap.add_argument("--soak", default="0", help="also N random keys on each firmware at 320x240")
+    ap.add_argument("--cuts", default="0", help="also N aimed power cuts, spread over the firmwares")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", default="2", help="emulators at once (each takes a core)")
     ap.add_argument("--out", default=DEFAULT_OUT)
     args = ap.parse_args(argv)
-    firmwares = args.firmware or find_firmwares()
-    if not firmwares:
+    args.firmwares = args.firmware or find_firmwares()
+    if not args.firmwares:
         ap.error("no CircuitPython UF2: --firmware, or put the Pico UF2s in vendor-local/")
-    for fw in firmwares:
+    for fw in args.firmwares:
         if not os.path.isfile(fw):
             ap.error("--firmware %s: no such file" % fw[:200])
         try:
             wokwi_image.circuitpython_version(fw)
         except SystemExit as e:
             ap.error("--firmware %s" % e)
-    bootrom = args.bootrom or next(
+    args.bootrom = args.bootrom or next(
         iter(sorted(glob.glob(os.path.join(ROOT, "vendor-local", "bootrom*")))), None
     )
-    if not bootrom or not os.path.isfile(bootrom):
+    if not args.bootrom or not os.path.isfile(args.bootrom):
         ap.error("no RP2040 bootrom: --bootrom or RP2040_BOOTROM, or vendor-local/bootrom.js")
     try:
-        sizes = [wokwi_image.parse_size(s) for s in args.sizes.split(",")]
-        deal = wokwi_image.parse_deal(args.deal)
+        args.sizes = [wokwi_image.parse_size(s) for s in args.sizes.split(",")]
+        args.deal = wokwi_image.parse_deal(args.deal)
     except ValueError as e:
         ap.error(str(e))
-    for name in ("soak", "seed", "jobs"):
+    for name in ("soak", "cuts", "seed", "jobs"):
         if not re.fullmatch(r"[0-9]{1,5}", getattr(args, name)):
             ap.error("--%s %.20s: want a whole number" % (name, getattr(args, name)))
-    soak, seed, jobs = int(args.soak), int(args.seed), int(args.jobs)
-    if not 1 <= jobs <= max(1, os.cpu_count() or 1):
-        ap.error("--jobs %d: want 1..%d (the cores)" % (jobs, os.cpu_count() or 1))
+        setattr(args, name, int(getattr(args, name)))
+    if not 1 <= args.jobs <= max(1, os.cpu_count() or 1):
+        ap.error("--jobs %d: want 1..%d (the cores)" % (args.jobs, os.cpu_count() or 1))
+    return args
 
-    steps = plan(deal)
-    keys = " ".join(w for w, _k, _l in steps)
-    os.makedirs(args.out, exist_ok=True)
+
+def make_jobs(args, keys):
+    """(configs, bare jobs by version, game jobs): the images built, one folder each."""
     configs, bare_jobs, game_jobs = [], {}, []
-    for fw in firmwares:
+    for fw in args.firmwares:
         version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
         bdir = os.path.join(args.out, "cp%s-bare" % version)
         os.makedirs(bdir, exist_ok=True)
         image = os.path.join(bdir, "bare.uf2")
         wokwi_image.make_uf2(fw, image, tree=os.path.join(bdir, "CIRCUITPY"), quiet=True, bare=True)
-        bare_jobs[version] = {"image": image, "bootrom": bootrom, "dir": bdir}
-        for w, h in sizes:
+        bare_jobs[version] = {"image": image, "bootrom": args.bootrom, "dir": bdir}
+        for w, h in args.sizes:
             name = "cp%s-%dx%d" % (version, w, h)
             d = os.path.join(args.out, name)
             os.makedirs(d, exist_ok=True)
             image = os.path.join(d, "sultan.uf2")
             wokwi_image.make_uf2(
-                fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(w, h), deal=deal
+                fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(w, h), deal=args.deal
             )
             configs.append({"name": name, "version": version, "size": "%dx%d" % (w, h)})
-            game_jobs.append(
-                {
-                    "name": name,
-                    "image": image,
-                    "bootrom": bootrom,
-                    "dir": d,
-                    "keys": keys,
-                    "window": None if (w, h) == (320, 240) else "%dx%d" % (w, h),
-                }
-            )
-    if soak:
-        target = next(
-            (j for j in game_jobs if j["name"].startswith("cp9") and j["name"].endswith("320x240")),
-            game_jobs[0],
-        )
-        d = os.path.join(args.out, "soak")
-        os.makedirs(d, exist_ok=True)
-        game_jobs.append(dict(target, name="soak", dir=d, keys="", soak=soak, seed=seed))
-    print(
-        "bench_device: %d emulator runs, %d at a time (about %d s of wall time each) ..."
-        % (len(bare_jobs) + len(game_jobs), jobs, 60 + 3 * len(steps)),
-        file=sys.stderr,
-    )
+            window = None if (w, h) == (320, 240) else "%dx%d" % (w, h)
+            job = {"name": name, "image": image, "bootrom": args.bootrom, "dir": d, "keys": keys,
+                   "window": window}
+            game_jobs.append(job)
+            if args.soak and (w, h) == (320, 240):  # the tightest heap
+                sd = os.path.join(args.out, name + "-soak")
+                os.makedirs(sd, exist_ok=True)
+                game_jobs.append(dict(job, name=name + " soak", dir=sd, keys="", soak=args.soak,
+                                      seed=args.seed))
+    return configs, bare_jobs, game_jobs
+
+
+def print_soaks(args, games):
+    bad = 0
+    for name, s in sorted(games.items()):
+        if not name.endswith(" soak"):
+            continue
+        answered = sum(1 for k in s.get("keys", []) if k.get("line"))
+        memerr = any("MemoryError" in ln["text"] for ln in s.get("lines", []))
+        statuses = {}
+        for k in s.get("keys", []):
+            m = re.search(r"status=(\w+)", k.get("line") or "")
+            if m:
+                statuses[m.group(1)] = statuses.get(m.group(1), 0) + 1
+        ok = not s.get("returncode") and not memerr and answered == args.soak
+        bad += not ok
+        print("soak: %d random keys (seed %d) on %s: %d answered (%s), %s; %s" % (
+            args.soak, args.seed, name[:-5], answered,
+            ", ".join("%s %d" % kv for kv in sorted(statuses.items())),
+            "a MemoryError" if memerr else "no MemoryError",
+            "emulator OK" if not s.get("returncode") else "FAILED: " + s.get("stderr_tail", "")[-300:]))
+    return bad
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    steps = plan(args.deal)
+    keys = " ".join(w for w, _k, _l in steps)
+    os.makedirs(args.out, exist_ok=True)
+    configs, bare_jobs, game_jobs = make_jobs(args, keys)
+    cjobs = cut_jobs(args.firmwares, args.bootrom, args.out, args.cuts, args.seed) if args.cuts else []
+    print("bench_device: %d emulator runs, %d at a time ..." % (len(bare_jobs) + len(game_jobs) + len(cjobs),
+                                                                args.jobs), file=sys.stderr)
     t0 = time.time()
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         bare_f = {v: pool.submit(bare_run, j) for v, j in bare_jobs.items()}
         game_f = {j["name"]: pool.submit(game_run, j) for j in game_jobs}
+        cut_f = [(j, pool.submit(cut_run, j)) for j in cjobs]
         bares = {v: f.result() for v, f in bare_f.items()}
         games = {n: f.result() for n, f in game_f.items()}
+        cuts = [(j, f.result()) for j, f in cut_f]
     results = {}
     for c in configs:
         g, b = games[c["name"]], bares[c["version"]]
         cells = summarise(steps, g, b)
+        cells.update(anim_cells(g))
         errors = []
         if g.get("returncode"):
             errors.append("emulator failed: %s" % (g.get("error") or g.get("stderr_tail", "")[-300:]))
@@ -535,47 +681,15 @@ def main(argv=None):
         results[c["name"]] = cells
     date = time.strftime("%Y-%m-%d")
     print_table(configs, results, date)
-    if soak:
-        s = games["soak"]
-        answered = sum(1 for k in s.get("keys", []) if k.get("line"))
-        memerr = any("MemoryError" in ln["text"] for ln in s.get("lines", []))
-        statuses = {}
-        for k in s.get("keys", []):
-            m = re.search(r"status=(\w+)", k.get("line") or "")
-            if m:
-                statuses[m.group(1)] = statuses.get(m.group(1), 0) + 1
-        print()
-        print(
-            "soak: %d random keys (seed %d) on %s: %d answered (%s), %s; %s"
-            % (
-                soak,
-                seed,
-                target["name"],
-                answered,
-                ", ".join("%s %d" % kv for kv in sorted(statuses.items())),
-                "a MemoryError" if memerr else "no MemoryError",
-                "emulator OK" if not s.get("returncode") else "FAILED: " + str(s.get("error")),
-            )
-        )
+    print()
+    bad = print_soaks(args, games)
+    bad += print_cuts(cuts) if cuts else 0
     with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(
-            {
-                "date": date,
-                "deal": deal,
-                "plan": steps,
-                "configs": configs,
-                "table": results,
-                "bare": bares,
-                "wall_s": time.time() - t0,
-            },
-            f,
-            indent=1,
-        )
-    print(
-        "\n(%d s wall; raw timings in %s)" % (time.time() - t0, os.path.relpath(args.out, ROOT)),
-        file=sys.stderr,
-    )
-    failed = any(r["_errors"] for r in results.values()) or (soak and games["soak"].get("returncode"))
+        json.dump({"date": date, "deal": args.deal, "plan": steps, "configs": configs, "table": results,
+                   "bare": bares, "wall_s": time.time() - t0}, f, indent=1)
+    print("\n(%d s wall; raw timings in %s)" % (time.time() - t0, os.path.relpath(args.out, ROOT)),
+          file=sys.stderr)
+    failed = any(r["_errors"] for r in results.values()) or bad
     return 1 if failed else 0
 
 
