@@ -504,3 +504,25 @@ def test_a_deal_range_without_two_numbers_says_what_a_range_is(capsys, deals):
 def test_budget_under_the_seed_rules_is_refused(capsys, command):
     refused(capsys, command, "--deals", "1-5", "--budget", "100", words="--rules classic")
     assert cli(capsys, command, "--deals", "1-5", "--budget", "100", "--rules", "classic")[0] == 0
+
+
+def test_the_simulator_with_its_output_closed_saves_and_quits_without_a_traceback(tmp_path):
+    """make sim | head -1: the next line finds the pipe closed; the game is saved as on closing the window."""
+    f = tmp_path / "s.bin"
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, SIM, "--save", str(f), "--keys", "START START START"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        keys = 0
+        while keys < 2:  # two keys said (and saved after): the third's line finds the pipe closed
+            line = p.stdout.readline()
+            assert line, "the simulator ended early"
+            keys += line.startswith(b"SULTAN key=")
+        p.stdout.close()
+        err = p.stderr.read().decode()
+        p.wait(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0 and "Traceback" not in err, err
+    assert open_store(str(f)).load().moves >= 2

@@ -269,6 +269,10 @@ def main(argv=None):
     except KeyboardInterrupt:  # one that came before the handler: what was played is still saved
         if store is not None:
             store.flush()
+    except BrokenPipeError:  # stdout closed (make sim | head): quit as on closing the window, saved
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush goes nowhere
+        if store is not None:
+            store.flush()
     finally:
         signal.signal(signal.SIGINT, previous)
     code = 0
