@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import sultan_host.board as bc
@@ -34,6 +35,15 @@ def built(tmp_path_factory):
     for cp in bc.CP_VERSIONS:
         manifests[cp] = bc.build(cp, str(root / ("cp%d" % cp)), py_only=True, quiet=True)
     return str(root / "cp10"), manifests
+
+
+def on_both_trees(code, out):
+    """``code``'s output on the MicroPython VM from the source tree and from the built one (run
+    side by side: one VM process each)."""
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(run_micropython, code, heap=HEAP, path=path, timeout=TIMEOUT)
+                for path in (LIB, os.path.join(out, "lib"))]
+        return [r.result() for r in runs]
 
 
 def py_files(manifest):
@@ -74,8 +84,7 @@ for rules in (%(seed)d, %(classic)d):
 def test_whole_games_leave_the_same_move_log(built):
     out, _ = built
     code = GAMES % {"seed": engine.RULES_SEED, "classic": engine.RULES_CLASSIC, "deals": DEALS}
-    source = run_micropython(code, heap=HEAP, timeout=TIMEOUT)
-    board = run_micropython(code, heap=HEAP, path=os.path.join(out, "lib"), timeout=TIMEOUT)
+    source, board = on_both_trees(code, out)
     rows = [line.split() for line in source.splitlines()]
     assert len(rows) == 2 * DEALS
     # real games of both rulesets, won and lost, not empty logs
@@ -177,8 +186,7 @@ def test_the_controller_answers_every_key_the_same(built):
     code = CONTROLLER % {"seed": 1234}
     code += "".join("play(%d, %d, %r)\n" % (d, rules, bytes(script)) for d, rules, script in key_scripts())
     code += "".join("marks(%d, %r)\n" % (rules, probe_deals(rules)) for rules in (0, 1))
-    source = run_micropython(code, heap=HEAP, timeout=TIMEOUT)
-    board = run_micropython(code, heap=HEAP, path=os.path.join(out, "lib"), timeout=TIMEOUT)
+    source, board = on_both_trees(code, out)
     lines = source.splitlines()
     serial = [line for line in lines if line.startswith("SULTAN key=")]
     states = [lines[i + 1].split() for i, line in enumerate(lines) if line.startswith("SULTAN key=")]
@@ -234,8 +242,9 @@ def test_the_screen_shows_the_same_pixels_after_every_key(built):
     deal = probe_deals(engine.RULES_SEED)[1]  # a winnable deal: its mark on the screen
     assert engine.Game(deal=deal).autoplay() == engine.WON
     presses = script_for(deal, 1)[:60] + key_scripts()[1][2][:240]
-    source = screen_hashes(LIB, deal, presses)
-    board = screen_hashes(os.path.join(out, "lib"), deal, presses)
+    with ThreadPoolExecutor(2) as pool:  # one CPython process a tree, side by side
+        trees = (LIB, os.path.join(out, "lib"))
+        source, board = pool.map(lambda lib: screen_hashes(lib, deal, presses), trees)
     assert len(source) == 2 + len(presses) + 60
     assert len(set(source)) > len(source) // 2  # the presses changed the picture, mode after mode
     assert len({line.split()[1] for line in source[1:len(presses) + 1]}) >= 3  # the table, menu, a page
