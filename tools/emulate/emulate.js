@@ -8,7 +8,7 @@
 //   node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom vendor-local/bootrom.js \
 //        [--scenario wokwi/scenario.yaml] [--keys "RIGHT A START"] [--out DIR] [--timeout-s 900]
 //        [--window 160x128] [--report FILE.json] [--random-keys N --seed S] [--no-shots]
-//        [--flash-in FLASH.bin] [--flash-out FLASH.bin]
+//        [--flash-in FLASH.bin] [--flash-out FLASH.bin] [--flash-time-scale 1]
 //
 // --keys words (lib/keys.js): NAME (a press; waits for its "SULTAN key=NAME" line, then a screenshot
 // NN-NAME.png), NAME*n (n of them), NAME*n! (a burst: n quick presses, then a wait for all n lines; no
@@ -19,7 +19,9 @@
 // previous word's end; an erase or program under way is left part done, seeded by --seed; then as RESET).
 // The flash is a W25Q16JV model (lib/flash.js) behind the SSI and IO_QSPI (lib/qspi.js): erases and
 // programs take the datasheet's time and persist across RESET and CUT; --flash-out writes the 2 MB at the
-// end, --flash-in starts from such an image instead of the UF2.
+// end, --flash-in starts from such an image instead of the UF2. --flash-time-scale 0 makes erases and programs
+// instant: CircuitPython holds interrupts off through an NVM write (~50 ms), which swallows a shorter key
+// press as on a real board; tests about pixels, not timing, can do without that.
 // --report writes the timings in simulated ms (one timeline across power cycles): each serial line,
 // READY (with its boot and ms since that boot's power-on), per key the press, the keypad scan that latched
 // it, its SULTAN key= line and the RAMWR pixels sent in between; and `flash`: command counts, each erase
@@ -105,7 +107,7 @@ function main() {
   const simMs = () => nowNanos() / 1e6;
   const started = Date.now();
   const log = (msg) => console.error(`[emulate ${(simMs() / 1000).toFixed(3)}s sim, ${((Date.now() - started) / 1000).toFixed(1)}s wall] ${msg}`);
-  const chip = new FlashChip(image, { now: nowNanos, log: (msg) => log(msg) });
+  const chip = new FlashChip(image, { now: nowNanos, log: (msg) => log(msg), timeScale: opts.flashTimeScale });
 
   // --- the 74HC165 and its buttons (the register and the buttons outlive a power cycle)
   const sr = new HC165();

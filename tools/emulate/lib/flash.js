@@ -52,8 +52,10 @@ const hex2 = (n) => '0x' + n.toString(16).padStart(2, '0');
 class FlashChip {
   // mem: the bytes (rp2040js's mcu.flash; its first `size` bytes are the chip).
   // now(): simulated time in ns (one timeline across power cycles). log(msg): where notes go (stderr).
-  constructor(mem, { size = SIZE, now = () => 0, log = () => {} } = {}) {
+  // timeScale: erase/program/write-status times x this (1: the datasheet's; 0: instant)
+  constructor(mem, { size = SIZE, now = () => 0, log = () => {}, timeScale = 1 } = {}) {
     this.mem = mem;
+    this.timeScale = timeScale;
     this.size = size;
     this.now = now;
     this.log = log;
@@ -301,7 +303,7 @@ class FlashChip {
 
   start(op, addr, len, ms, apply) {
     const startNs = this.now();
-    const endNs = startNs + ms * 1e6;
+    const endNs = startNs + ms * this.timeScale * 1e6;
     const record = { op, addr, len, start_ms: startNs / 1e6, end_ms: endNs / 1e6 };
     if (op !== 'write_status') this.ops.push(record);
     else this.count('write_status_done');
@@ -313,7 +315,8 @@ class FlashChip {
   interrupt(rand) {
     const op = this.busy;
     this.busy = null;
-    const progress = Math.min(1, Math.max(0, (this.now() - op.startNs) / (op.endNs - op.startNs)));
+    const span = op.endNs - op.startNs;
+    const progress = span > 0 ? Math.min(1, Math.max(0, (this.now() - op.startNs) / span)) : 1;
     op.apply(progress, rand);
     op.record.cut_ms = this.now() / 1e6;
     return { op: op.op, addr: op.addr, progress };
@@ -349,7 +352,7 @@ class FlashChip {
   }
 
   report() {
-    return { size: this.size, counts: this.counts, unknown: this.unknown, ops: this.ops, cuts: this.cuts };
+    return { size: this.size, time_scale: this.timeScale, counts: this.counts, unknown: this.unknown, ops: this.ops, cuts: this.cuts };
   }
 }
 

@@ -14,6 +14,7 @@ function usage(msg) {
       '       [--out DIR] [--serial-log FILE] [--timeout-s N] [--final-screenshot NAME.png] [--quiet]\n' +
       '       [--window WxH] [--report FILE.json] [--random-keys N] [--seed S] [--no-shots]\n' +
       '       [--flash-in IMAGE.bin] [--flash-out IMAGE.bin]  (the 2 MB flash: start from it / write it at the end)\n' +
+      '       [--flash-time-scale 1]  (erase/program times x this; 0: instant)\n' +
       '       [--no-usb]  (no USB host at all: wait-serial becomes a wait of 8 s for READY, 1 s otherwise)',
   );
   process.exit(2);
@@ -51,6 +52,7 @@ function parseArgs(argv) {
     report: null,
     flashIn: null,
     flashOut: null,
+    flashTimeScale: 1,
     randomKeys: 0,
     seed: 1,
     shots: true,
@@ -75,6 +77,7 @@ function parseArgs(argv) {
     else if (a === '--report') opts.report = next();
     else if (a === '--flash-in') opts.flashIn = next();
     else if (a === '--flash-out') opts.flashOut = next();
+    else if (a === '--flash-time-scale') opts.flashTimeScale = scale(next(), a);
     else if (a === '--random-keys') opts.randomKeys = positive(next(), a, { zero: true });
     else if (a === '--seed') opts.seed = positive(next(), a, { zero: true });
     else if (a === '--no-shots') opts.shots = false;
@@ -91,6 +94,11 @@ function parseArgs(argv) {
   }
   if (opts.keyMs <= KEYPAD_SCAN_MS) bad(`--key-ms ${opts.keyMs}: keypad scans every ${KEYPAD_SCAN_MS} ms, press longer`);
   return opts;
+}
+
+function scale(text, name) {
+  if (!/^[0-9]{1,3}(\.[0-9]{1,3})?$/.test(String(text))) bad(`${name} ${String(text).slice(0, 20)}: want a factor from 0 to 999, e.g. 0 or 0.5`);
+  return Number(text);
 }
 
 function parseWindow(text) {

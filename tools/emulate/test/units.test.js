@@ -386,3 +386,19 @@ test('keys: CUT@WRITE+ms aims at the next flash write; its key is not waited for
   assert.deepStrictEqual(steps[2]['power-cycle'], { kind: 'CUT', write_ms: 12.5 });
   assert.throws(() => keySteps('CUT@WRITE+x', buttons, 60, 100, false), /bad cut/);
 });
+
+test('flash: --flash-time-scale 0 makes an erase end at once; a cut then finds nothing under way', () => {
+  const chip = new FlashChip(new Uint8Array(2 * 1024 * 1024).fill(0), { now: () => 5e6, timeScale: 0 });
+  for (const bytes of [[0x06], [0x20, 0, 0x20, 0]]) {
+    chip.select();
+    bytes.forEach((b) => chip.transfer(b));
+    chip.deselect();
+  }
+  chip.select();
+  chip.transfer(0x05);
+  assert.strictEqual(chip.transfer(0), 0);
+  chip.deselect();
+  assert.ok(chip.mem.subarray(0x2000, 0x3000).every((b) => b === 0xff));
+  assert.strictEqual(chip.powerCut(rng(1)).during, null);
+  assert.strictEqual(chip.report().time_scale, 0);
+});
