@@ -135,7 +135,7 @@ def test_classic_rules_run_without_allocating_on_micropython():
 
 
 def test_the_classic_hint_allocates_nothing_and_takes_under_50_ms():
-    # Every hint of whole games (safe_hint too, which looks ahead even at an obvious move),
+    # Every hint of whole games (safe_hint too, which looks ahead at a real choice),
     # then step and autoplay, with the GC off; and the slowest hint at a real choice.
     out = run_micropython(
         "import gc, time\n"
