@@ -186,7 +186,7 @@ def test_menu_choose_deal_number():
     assert ctrl.mode == MENU and len(ctrl.items) == 13  # no sound items without a Sound
     assert ctrl.menu_label(ctrl.menu_index) == "Choose deal number"
     press_all(ctrl, script[-1:])
-    assert ctrl.mode == DEAL and ctrl.deal_number() == 7
+    assert ctrl.mode == DEAL and ctrl.editor.number() == 7
     # 7 -> 12: the ones digit down five times, the tens digit up once.
     press_all(ctrl, [keys.DOWN] * 5 + [keys.LEFT, keys.UP, keys.A])
     assert ctrl.mode == PLAY and ctrl.game.deal == 12

@@ -321,7 +321,7 @@ for n in range(12):
     pages.stats_lines(ctrl.stats, g.rules)
     press(keys.A)
     choose(M.M_CHOOSE)
-    pages.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
+    pages.deal_lines("".join(str(d) for d in ctrl.editor.digits), ctrl.editor.pos)
     press(keys.UP, keys.B)
     choose(M.M_LANGUAGE)
     pages.over_lines(g)

@@ -91,7 +91,8 @@ class Controller(Actions):
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
         self.menu = None  # sultan.ui.menu.Menu once wanted
-        self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up
+        self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up (its
+        # digits, pos and number(); sultan.ui.menu opens it)
         if settings is None:
             self.set_language(words.EN)
         else:
@@ -151,18 +152,6 @@ class Controller(Actions):
         self._menu().choose(self, item)
         if self.mode == PLAY:
             self.check_over()
-
-    # ---------------------------------------------------------- digit editor (sultan.ui.menu opens it)
-    @property
-    def digits(self):
-        return self.editor.digits
-
-    @property
-    def digit_pos(self):
-        return self.editor.pos
-
-    def deal_number(self):
-        return self.editor.number()
 
     # -------------------------------------------------------------- keys
     def press(self, key):

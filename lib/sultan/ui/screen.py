@@ -204,7 +204,8 @@ class Screen:
             from sultan.ui import pages  # at the first page shown (see there)
 
             if mode == DEAL:
-                lines = pages.deal_lines("".join(str(d) for d in ctrl.digits), ctrl.digit_pos)
+                ed = ctrl.editor
+                lines = pages.deal_lines("".join(str(d) for d in ed.digits), ed.pos)
             elif mode == RULES_PAGE:
                 lines = pages.rules_lines(g.rules)
             elif mode == STATS_PAGE:
