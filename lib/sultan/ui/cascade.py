@@ -7,10 +7,11 @@ key; that key brings the won panel (``stop``).  The win tune and the lights play
 the loop keeps calling ``sound.update``.
 
 Objects: a trail of ``TRAIL`` TileGrids over the sprite sheet, made at the win and let go at the
-end -- never one a frame.  A frame moves the oldest of them to where the card now is, on top of
-the others, and writes its six tiles: displayio repaints its old and new areas, about 1,300 pixels
-at 160x128 (7-9 ms on the Pico).  The card's path is worked out in whole virtual pixels (fixed
-point, 8ths), frame by frame, from a generator seeded by the deal: the same on every board.
+end -- never one a frame.  A frame moves the oldest of them to where the card now is (each copy
+lies over the one before, but the first over the last: no reordering of the Group) and writes
+its six tiles: displayio repaints its old and new areas, about 1,300 pixels at 160x128.  The
+card's path is worked out in virtual pixels (fixed point, 8ths), frame by frame, from a
+generator seeded by the deal: the same on every board.
 """
 
 from sultan import const
@@ -104,12 +105,9 @@ class Cascade:
         if self.y > self.floor:
             self.y = self.floor
             self.vy = -self.vy * 3 // 4
-        tg = self.trail[self.next]
-        self.next = (self.next + 1) % TRAIL
-        board = self.screen.board
-        board.remove(tg)  # the newest copy on top of the trail
-        board.insert(_LAYER + TRAIL - 1, tg)
-        t = self.screen._tiles
+        tg = self.trail[self.next]  # the copies in turn: each over the one before, but the first
+        self.next = (self.next + 1) % TRAIL  # over the last (moving it on top would cost a Group's
+        t = self.screen._tiles  # remove and insert, and its old area again)
         sprites.face_tiles(self.card, t)
         for i in range(_CARD_TILES):
             if tg[i] != t[i]:
