@@ -4,13 +4,17 @@
     store = open_store()          # never raises
     game = store.load(game)       # None: start a new game (store.message may say why)
 
-The PyBadge's SAMD51 has 8 KB of NVM; the two 1024-byte slots take the first
-2 KB.  A smaller NVM gets smaller slots (below a full game's 944 bytes a save
-keeps the statistics only); none at all, or one too small even for the
-statistics, gives a store that keeps everything in RAM and writes nothing.
+The PyBadge's SAMD51 has 8 KB of NVM and its port erases the 8 KB block on
+every write: there the two 1024-byte slots take the first 2 KB.  The Pico's
+RP2040 has one 4 KB sector, and its port only programs a write whose bytes are
+all still erased (0xFF), erasing the sector only otherwise: there the saves
+are a log over the whole 4 KB (see ``sultan.saves.store.Slots``), erased
+about once a game instead of at every write.  A smaller NVM gets smaller slots
+(below a full game's 944 bytes a save keeps the statistics only); none at
+all, or one too small even for the statistics, gives a store that keeps
+everything in RAM and writes nothing.
 
-On the SAMD51 every NVM write erases and rewrites the whole 8 KB block, so the
-store writes only at checkpoints (see ``sultan.saves.store.Store``).
+The store writes only at checkpoints (see ``sultan.saves.store.Store``).
 """
 
 from sultan.saves.record import SLOT_MAX, SLOT_MIN
@@ -18,12 +22,14 @@ from sultan.saves.store import Store
 
 
 class NvmRegion:
-    """``microcontroller.nvm`` (or any bytearray-like) from ``offset``, at most ``size`` bytes."""
+    """``microcontroller.nvm`` (or any bytearray-like) from ``offset``, at most ``size`` bytes;
+    ``erase_free``: writing its erased bytes costs no erase (the RP2040 port)."""
 
-    def __init__(self, nvm, offset=0, size=2 * SLOT_MAX):
+    def __init__(self, nvm, offset=0, size=2 * SLOT_MAX, erase_free=False):
         self.nvm = nvm
         self.offset = offset
         self.size = max(0, min(size, len(nvm) - offset))
+        self.erase_free = erase_free
         self.fresh = False  # erased flash (all 0xFF) is told from damage by the store itself
 
     def __len__(self):
@@ -35,7 +41,7 @@ class NvmRegion:
 
     def write(self, offset, data):
         a = self.offset + offset
-        self.nvm[a:a + len(data)] = data  # one slice: one erase of the block
+        self.nvm[a:a + len(data)] = data  # one slice: one erase at most
 
 
 def nvm_region(offset=0):
@@ -52,7 +58,10 @@ def nvm_region(offset=0):
         return None
     if n - offset < 2 * SLOT_MIN:
         return None
-    return NvmRegion(nvm, offset)
+    from sys import platform
+
+    log = platform[:3] == "RP2"  # "RP2040": the raspberrypi port (ports/raspberrypi/common-hal/nvm)
+    return NvmRegion(nvm, offset, 4 * SLOT_MAX if log else 2 * SLOT_MAX, log)
 
 
 def open_store(offset=0, max_pending=32, idle_ms=10000):

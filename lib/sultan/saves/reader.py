@@ -1,4 +1,4 @@
-"""Reading a save back: the newest of the two slots that holds a record, its game replayed.
+"""Reading a save back: the newest record in the region that holds, its game replayed.
 
 A board reads its save once, at power-on: ``sultan.saves.store.Slots.read`` imports this
 module for that and forgets it at once, so its code is not kept in the heap while the game
@@ -139,51 +139,76 @@ def restore(rec, data, game=None):
     return game
 
 
+def _newest(data, offsets):
+    """(offset, Record): the newest record at one of ``offsets`` that holds (by sequence number:
+    they run 1 .. SEQ_MAX, then 1 again); those tried leave ``offsets``."""
+    while offsets:
+        top = offsets[0]
+        for at in offsets:
+            if 0 < (_get4(data, at + 4) - _get4(data, top + 4)) % SEQ_MAX < _SEQ_HALF:
+                top = at
+        offsets.remove(top)
+        rec = decode(memoryview(data)[top:])
+        if rec is not None:
+            return top, rec
+    return -1, None
+
+
 def read(slots, game=None):
     """(record, game, damaged): the newest record that holds, with its game replayed.
 
-    ``record`` is None when neither slot holds one.  ``game`` is the saved
-    game replayed (into the given ``game`` when it has the same rules, see
-    ``restore``), None when the record has none or it does not
-    replay; a newest record whose moves do not replay gives way to the
-    older slot's when that one does.  ``damaged``: something was found that
-    does not hold (never for an erased or fresh region: that is no save).
+    The records are found one after another from the region's start (a log,
+    or the first of two slots) and from its second slot's start; the newest
+    by sequence number whose CRC holds is replayed.  ``record`` is None when
+    none holds.  ``game`` is the saved game replayed (into the given ``game``
+    when it has the same rules, see ``restore``), None when the record has
+    none or it does not replay; a newest record whose moves do not replay
+    gives way to the one before it when that one does.  ``damaged``:
+    something was found that does not hold (never for an erased or fresh
+    region: that is no save; never for a record cut short beside older
+    ones: that is a cut write).
 
-    One slot's bytes are held at a time (a 64 KB heap has little room to
-    spare), and the chosen one is read again to be replayed.
+    Sets on ``slots``: ``seq`` (the newest), where the record the next write
+    keeps is (``last``: the one loaded; -1: none) and a log's ``end`` (-1
+    unless all erased from there on; None stays: two slots).  The region is read once, whole.
     """
     if not slots.enabled:
         return None, None, False
-    size = slots.slot_size
-    recs = [None, None]
-    erased = True  # every slot without a record reads all 0xFF
-    for s in range(2):
-        try:
-            data = slots.region.read(s * size, size)
-            recs[s] = decode(data)
-            if recs[s] is None and data and min(data) != 0xFF:  # min: a C loop, not 2 KB of Python
-                erased = False
-        except MemoryError:  # a heap too full to read is no damage: the save stays as it is
-            raise
-        except Exception as err:  # a region that cannot be read is damage, not a crash
-            slots.fault = err
-            erased = False
-    data = None
-    r0 = recs[0]
-    r1 = recs[1]
-    if r0 is None and r1 is None:
-        return None, None, not (erased or getattr(slots.region, "fresh", False))
-    # The newer: sequence numbers run 1 .. SEQ_MAX, then 1 again (compared modulo SEQ_MAX).
-    new = 1 if r0 is None or (r1 is not None and 0 < (r1.seq - r0.seq) % SEQ_MAX < _SEQ_HALF) else 0
-    slots.seq = recs[new].seq
-    slots.slot_next = 1 - new
+    try:
+        data = slots.region.read(0, len(slots.region))
+    except MemoryError:  # a heap too full to read is no damage: the save stays as it is
+        raise
+    except Exception as err:  # a region that cannot be read is damage, not a crash
+        slots.fault = err
+        return None, None, True
+    size = len(data)
+    offsets = []  # of the records laid one after another (by their headers: CRCs are checked newest first)
+    end = -1
+    for at in (0, slots.slot_size):  # from the start, and from the second of two slots
+        if at in offsets:
+            break  # reached from the start already
+        while at + MIN_RECORD <= size and data[at] == 0x53 and data[at + 1] == 0x55 and data[at + 2] == VERSION:
+            n = get(data, at + 8, 2)
+            if n < MIN_RECORD or n > size - at:
+                break
+            offsets.append(at)
+            at += n
+        if end < 0:
+            end = at
+    if slots.end is not None:
+        slots.end = end if end < size and min(memoryview(data)[end:]) == 0xFF else -1
+    at, rec = _newest(data, offsets)
+    if rec is None:
+        return None, None, not (min(data) == 0xFF or getattr(slots.region, "fresh", False))
+    newest = rec
+    slots.seq = rec.seq
+    slots.last = -1
     damaged = False
-    for s in (new, 1 - new):
-        rec = recs[s]
-        if rec is None or not rec.has_game:
+    while rec is not None:
+        if not rec.has_game:
             break
         try:
-            loaded = restore(rec, slots.region.read(s * size, size), game)
+            loaded = restore(rec, memoryview(data)[at:], game)
         except MemoryError:
             raise
         except Exception as err:  # never seen: a bad log is refused by the engine, not raised
@@ -192,8 +217,12 @@ def read(slots, game=None):
             if game is not None:
                 game.new_deal(1)
         if loaded is not None:
-            if damaged:
-                slots.slot_next = new  # write over the newest, damaged slot: the good one stays
+            slots.last = at
             return rec, loaded, damaged
-        damaged = True
-    return recs[new], None, damaged
+        if damaged:
+            break
+        damaged = True  # the newest does not replay: the one before it, if it does
+        at, rec = _newest(data, offsets)
+    if not damaged:  # a record without a game: kept by the next write
+        slots.last = at
+    return newest, None, damaged

@@ -35,6 +35,7 @@ buffer.
 
 from sultan import const
 from sultan.rules import engine
+from sultan.rules.table import A_TURN
 from sultan.saves.stats import put
 
 VERSION = const(1)
@@ -50,7 +51,6 @@ SLOT_MAX = const(1024)  # the largest record is 995 bytes
 SLOT_MIN = const(64)  # room for the statistics of one ruleset without a game
 MIN_RECORD = const(23)  # header + empty statistics + CRC
 SEQ_MAX = const(0x3FFFFFFF)
-_A_TURN = const(1)  # engine.A_TURN
 
 # ---------------------------------------------------------------- CRC-32
 # The reflected IEEE polynomial 0xEDB88320, a nibble at a time, in 16-bit halves.
@@ -77,6 +77,7 @@ def _tables():
 
 
 _TLO, _THI = _tables()
+del _tables  # once: its code need not stay in a board's heap
 
 
 def crc_into(data, n, out, o):
@@ -111,16 +112,9 @@ def crc_ok(data, n):
     return s[0] == data[n] and s[1] == data[n + 1] and s[2] == data[n + 2] and s[3] == data[n + 3]
 
 
-def crc32(data):
-    """The CRC-32 of ``data`` as 4 little-endian bytes (equal to zlib.crc32's)."""
-    out = bytearray(4)
-    crc_into(data, len(data), out, 0)
-    return bytes(out)
-
-
 # ------------------------------------------------------------- the record
-def initial_order(game, out):
-    """Write the 95 stock cards an order game started from (top first) into ``out``.
+def initial_order(game, out, o=0):
+    """Write the 95 stock cards an order game started from (top first) into ``out`` at ``o``.
 
     Walks the game back to its start with undo and forward again with redo,
     which restore every byte exactly; nothing is allocated.
@@ -129,10 +123,11 @@ def initial_order(game, out):
     for _ in range(n):
         game.undo()
     for i in range(engine.DIVAN_SLOTS):
-        out[i] = game.divan[i]
+        out[o + i] = game.divan[i]
+    o += engine.DIVAN_SLOTS
     sc = game.stock_count
     for i in range(sc):
-        out[engine.DIVAN_SLOTS + i] = game.stock[sc - 1 - i]
+        out[o + i] = game.stock[sc - 1 - i]
     for _ in range(n):
         game.redo()
 
@@ -147,8 +142,9 @@ def record_size(stats, game):
 def encode(buf, seq, stats, game_no, recorded, game=None, order=None, settings=0):
     """Write a record into ``buf``; returns its length.
 
-    ``order`` is a 95-byte scratch buffer, needed only for an order game;
-    ``settings`` the menu's switches (0 .. SETTINGS_MASK).
+    ``order`` is not used (an order game's 95 cards go straight into ``buf``;
+    the argument stays for the callers that give one); ``settings`` the
+    menu's switches (0 .. SETTINGS_MASK).
     """
     buf[0] = 0x53  # "S"
     buf[1] = 0x55  # "U"
@@ -165,16 +161,14 @@ def encode(buf, seq, stats, game_no, recorded, game=None, order=None, settings=0
         put(buf, i + 7, game.log_end, 2)
         i += GAME_HEAD
         if game.deal == 0:
-            initial_order(game, order)
-            for k in range(ORDER_BYTES):
-                buf[i + k] = order[k]
+            initial_order(game, buf, i)
             i += ORDER_BYTES
         log = game.log
         for k in range(0, 2 * game.log_end, 2):
             b0 = log[k]
             buf[i + k] = b0
             # A turn's second byte means nothing, and autoplay leaves it stale: saved as 0.
-            buf[i + k + 1] = 0 if b0 & 0x0F == _A_TURN else log[k + 1]
+            buf[i + k + 1] = 0 if b0 & 0x0F == A_TURN else log[k + 1]
         i += 2 * game.log_end
     put(buf, 8, i + 4, 2)
     crc_into(buf, i, buf, i)

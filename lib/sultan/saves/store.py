@@ -1,9 +1,11 @@
-"""The saves' store: the two slots of a byte region (``Slots``) and when to write them (``Store``).
+"""The saves' store: records in a byte region (``Slots``) and when to write them (``Store``).
 
 A region is anything with ``len()``, ``read(offset, n)`` and ``write(offset,
-data)`` (and optionally ``fresh``: True while it has never held a save).
-``Slots`` splits it into two slots of up to 1024 bytes (the record format is in
-``sultan.saves.record``), writes them in turn with a rising sequence number, and
+data)`` (and optionally ``fresh``: True while it has never held a save, and
+``erase_free``: True where writing erased bytes costs no erase).  ``Slots`` writes
+records (the format is in ``sultan.saves.record``) with a rising sequence
+number, either in two slots of up to 1024 bytes written in turn, or, in a
+``erase_free`` region of 2 KB or more, one after another into its erased bytes; it
 reads back the newest record that holds.  ``Store`` keeps the game and the
 statistics there, written sparingly.
 
@@ -16,21 +18,29 @@ Regions: ``sultan.saves.memory.MemoryRegion`` (RAM: the host's tests and tools),
 
 from sultan import forget, ticks_diff, ticks_ms
 from sultan.rules import engine
-from sultan.saves.record import ORDER_BYTES, SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, record_size
-from sultan.saves.stats import Stats
+from sultan.saves.record import SEQ_MAX, SLOT_MAX, SLOT_MIN, encode, record_size
+from sultan.saves.stats import Stats, get
 
 DAMAGED = "save data was damaged; starting a new game"
 DAMAGED_SHORT = "save damaged: new game"  # for a 26-column message line
 
 
-# ------------------------------------------------------------- the two slots
+# ------------------------------------------------------------- the records
 class Slots:
-    """Two slots in a byte region, written in turn; read back: the newest record that holds.
+    """Records in a byte region; read back: the newest that holds.
 
-    Each write goes to the slot not holding the newest record, with the next
-    sequence number, so a write cut at any byte leaves the other slot: the
-    state before that write.  ``region`` None, or one too small for two
-    ``SLOT_MIN`` slots, reads nothing and writes nothing.
+    Two slots (the region's halves, up to 1024 bytes each): each write goes to
+    the slot not holding the record kept (the newest that holds), so a write
+    cut at any byte leaves that one: the state before the write.
+
+    A log (``region.erase_free``: the RP2040's NVM programs erased bytes
+    without an erase): each record goes right after the last, into erased
+    bytes, so a write costs no erase and a cut leaves the records before it.  When
+    the next would not fit, the region is written whole in one slice (one
+    erase): the record kept first, the new one after it, the rest erased.
+
+    ``region`` None, or one too small for two ``SLOT_MIN`` slots, reads
+    nothing and writes nothing.
     """
 
     def __init__(self, region):
@@ -39,9 +49,10 @@ class Slots:
         self.slot_size = min(SLOT_MAX, size // 2)
         self.enabled = self.slot_size >= SLOT_MIN
         self.buf = bytearray(self.slot_size if self.enabled else 0)
-        self.order = bytearray(ORDER_BYTES)  # scratch: an order game's first stock
         self.seq = 0  # the newest sequence number read or written (0: none)
-        self.slot_next = 0  # the slot the next write goes to
+        self.last = -1  # where the record kept by the next write is (the newest that holds; -1: none)
+        # A log's end: erased from there on (-1: not, so the next write rewrites); None: two slots.
+        self.end = 0 if size >= 2 * SLOT_MAX and getattr(region, "erase_free", False) is True else None
         self.writes = 0
         self.bytes_written = 0
         self.error = None  # the last write error, if the region refused a write
@@ -58,7 +69,7 @@ class Slots:
             forget("sultan.saves.reader")
 
     def write(self, stats, game_no, recorded, game, settings):
-        """Write a record (``game`` None: the statistics only) into the next slot.
+        """Write a record (``game`` None: the statistics only): into the other slot, or a log's end.
 
         False if the region refused it (``error`` says why); a game too big for
         a small slot is left out, the statistics kept.
@@ -68,14 +79,31 @@ class Slots:
         if game is not None and record_size(stats, game) > self.slot_size:
             game = None
         seq = self.seq + 1 if self.seq < SEQ_MAX else 1
-        n = encode(self.buf, seq, stats, game_no, recorded, game, self.order, settings)
+        n = encode(self.buf, seq, stats, game_no, recorded, game, None, settings)
+        data = memoryview(self.buf)[:n]
+        region = self.region
+        last = self.last
+        end = self.end
         try:
-            self.region.write(self.slot_next * self.slot_size, memoryview(self.buf)[:n])
+            if end is None:
+                at = self.slot_size if 0 <= last < self.slot_size else 0
+                region.write(at, data)
+            elif 0 <= end <= len(region) - n:
+                at = end
+                region.write(at, data)
+            else:  # one slice, one erase; programmed in address order: the kept record first
+                out = bytearray(b"\xff" * len(region))  # transient: a rewrite comes about once a game
+                at = get(region.read(last + 8, 2), 0, 2) if last >= 0 else 0  # its length
+                out[0:at] = region.read(last, at)
+                out[at:at + n] = data
+                region.write(0, out)
         except Exception as err:  # a full disk, a read-only drive, a failing NVM: play on
-            self.error = err
+            self.error = err  # (bytes left unerased by it cost the next write an erase, no more)
             return False
         self.seq = seq
-        self.slot_next ^= 1
+        self.last = at
+        if end is not None:
+            self.end = at + n
         self.writes += 1
         self.bytes_written += n
         return True
@@ -83,7 +111,7 @@ class Slots:
 
 # ------------------------------------------------------------- the store
 class Store(Slots):
-    """When to write: the game and the statistics, kept in the two slots (``Slots``) sparingly.
+    """When to write: the game and the statistics, kept in the region's records (``Slots``) sparingly.
 
     The app calls ``load(game)`` once at power-on and ``save(game)`` after
     every action the player takes (and after starting a new game).  Writes
