@@ -88,8 +88,13 @@ class Trial:
         self.cut = None
 
     def keys(self):
-        """Key names the host plays for ``words`` (a burst word is one press)."""
-        return [w.split("*")[0] for w in self.words if not w.startswith("WAIT:")]
+        """Key names the host plays for ``words`` ("START*3": three presses)."""
+        out = []
+        for w in self.words:
+            if not w.startswith("WAIT:"):
+                name, _x, n = w.partition("*")
+                out += [name] * int(n or 1)
+        return out
 
 
 def plan(kinds, seed):
@@ -112,14 +117,16 @@ def plan(kinds, seed):
         elif kind == "checkpoint":
             words = menu.choose(Mn.M_RESTART) + ["START", "START", IDLE]
         elif kind == "pass end":
-            words = menu.choose(Mn.M_RESTART) + ["START*%d!" % (pass_end - 1), "START"]
+            # one press at a time, each answered before the next: a burst outruns the cards' slides
+            # and overflows keypad's queue
+            words = menu.choose(Mn.M_RESTART) + ["START*%d" % (pass_end - 1), "START"]
         elif kind == "settings":
             words = menu.choose(Mn.M_MOTION) + menu.press("B") + [IDLE]
         elif kind == "decided":
             if decided is None:
                 decided = starts_until(lambda g: g.status() != engine.PLAYING, autoplay=True)
             words = (menu.choose(Mn.M_RESTART) + menu.choose(Mn.M_AUTO)
-                     + ["START*%d!" % (decided - 1), "START"])
+                     + ["START*%d" % (decided - 1), "START"])
         else:
             raise ValueError("unknown kind %r" % kind)
         menu = Menu()  # the cut: the board boots afresh
@@ -203,12 +210,11 @@ def region_size():
 
 def shots_of(trials, shots):
     """[[check shot paths] per trial] from the run's screenshots in order (00-ready first): every
-    plain key is shot but a burst's and the key right before a cut."""
+    key is shot (the plan has no bursts) but the one right before a cut."""
     shots = list(shots)[1:]
     out = []
     for t in trials:
-        plain = [w for w in t.words if not w.startswith("WAIT:") and not w.endswith("!")]
-        shots = shots[len(plain) - 1:]
+        shots = shots[len(t.keys()) - 1:]
         out.append(shots[:len(t.check)])
         shots = shots[len(t.check):]
     return out
