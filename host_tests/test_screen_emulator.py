@@ -83,7 +83,7 @@ def over_plan(deal):
     return p
 
 
-def compare(tmp_path, tmp_path_factory, version, size, deal, plan):
+def compare(tmp_path, tmp_path_factory, version, size, deal, plan, extra=()):
     """[(shot, key words so far, description)] of the screens that differ."""
     from PIL import Image
     from sultan.saves.memory import MemoryRegion
@@ -93,7 +93,7 @@ def compare(tmp_path, tmp_path_factory, version, size, deal, plan):
     shots = tmp_path / "shots"
     words = plan.keys()
     proc = emulate(image(tmp_path_factory, version, size=size, deal=deal), "--keys", words,
-                   "--window", "%dx%d" % size, "--out", str(shots), "--quiet")
+                   "--window", "%dx%d" % size, "--out", str(shots), "--quiet", *extra)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     names = [w.split("*")[0] for w in plan.words]
     photographed = [i for i, w in enumerate(plan.words) if not w.endswith("!")]
@@ -119,9 +119,13 @@ def test_every_screen_matches_the_host(tmp_path, tmp_path_factory, version, size
     assert not differ, "\n".join(differ)
 
 
-@pytest.mark.parametrize("deal", (WON_DEAL, LOST_DEAL), ids=["won", "lost"])
-@pytest.mark.parametrize("size", SIZES, ids=["160x128", "320x240"])
+@pytest.mark.parametrize("deal, size", ((WON_DEAL, (160, 128)), (LOST_DEAL, (320, 240))), ids=["won", "lost"])
 def test_the_won_and_lost_panels_match_the_host(tmp_path, tmp_path_factory, size, deal):
+    """The newest firmware; the won panel (after its cascade) at the PyBadge's size, the lost one at
+    320x240.  Flash writes are instant here: the plan's bursts of START would otherwise fall into the
+    NVM writes, during which CircuitPython holds interrupts off and keypad does not scan (a real board
+    misses such presses too); this test is about pixels."""
     version = next(iter(FIRMWARES))
-    differ = compare(tmp_path, tmp_path_factory, version, size, deal, over_plan(deal))
+    differ = compare(tmp_path, tmp_path_factory, version, size, deal, over_plan(deal),
+                     extra=("--flash-time-scale", "0"))
     assert not differ, "\n".join(differ)
