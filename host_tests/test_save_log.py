@@ -14,7 +14,7 @@ from sultan.saves.nvm import NvmRegion
 from sultan.saves.store import DAMAGED, Store
 from sultan_host.bench.mash import state
 from sultan_host.bench.ports import ERASE, Rp2040Nvm, Samd51Nvm, apply, busy_ms
-from test_robustness import mpy_lib  # noqa: F401  (the package as .mpy, for the VM)
+from test_robustness import mpy_lib  # noqa: F401  (the fixture: the package as .mpy, for the VM)
 
 LAST, BEFORE, FRESH_DAMAGED, NO_SAVE = "last write", "the one before", "fresh, damage message", "no save"
 
@@ -414,7 +414,7 @@ print(st.writes, back.moves == g.moves, again.message, bytes(nvm).hex())
 
 
 @pytest.mark.micropython
-def test_the_log_on_micropython_writes_the_bytes_cpython_writes(mpy_lib):
+def test_the_log_on_micropython_writes_the_bytes_cpython_writes(mpy_lib):  # noqa: F811  (the fixture)
     deal = 61
     nvm = bytearray(b"\xff" * 4096)
     st = Store(NvmRegion(nvm, 0, 4096, True), 8)
@@ -426,3 +426,13 @@ def test_the_log_on_micropython_writes_the_bytes_cpython_writes(mpy_lib):
     writes, same, message, mem = run_micropython(LOG_GAME % deal, heap="128K", path=mpy_lib).split()
     assert int(writes) == st.writes > 20 and same == "True" and message == "None"  # rewritten on the way
     assert bytes.fromhex(mem) == bytes(nvm)
+
+
+def test_the_log_erases_the_pico_about_once_a_game_the_two_slots_at_every_write():
+    """The bench's erase figures (docs/saves.md) on ten deals: the claim the log is built for."""
+    from sultan_host.bench.save import LAYOUTS, erases_per_game
+
+    slots, log, badge = (erases_per_game(layout, range(1, 11)) for layout in LAYOUTS)
+    assert log[1] == slots[1] == badge[1] > 8  # the same writes a game in every layout
+    assert slots[0] > 8 and badge[0] == badge[1]  # an erase (nearly) every write
+    assert log[0] <= 1.2 and log[3] < slots[3] / 5  # about once a game; the flash far less busy

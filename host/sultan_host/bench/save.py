@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""Save figures: writes per game, bytes per save, torn-write cases tried, save/load time.
+"""Save figures: writes and erases per game, bytes per save, power cuts, torn-write cases, save/load time.
 
-    python3 tools/bench_save.py            # about half a minute
-    python3 tools/bench_save.py --deals 50 --quick
+    python3 host/sultan_host/bench/save.py            # about two minutes
+    python3 host/sultan_host/bench/save.py --deals 50 --quick
 
 Writes per game are counted with the store's real policy (``sultan.saves.store.Store``)
 three ways: at autoplay pace (a save after every action, no pauses), with a
 model of a human player (think times between actions; the app's loop calls
 ``idle()``, so a pause of ``idle_ms`` writes what is pending), and, for
 comparison, the naive policy of one write per action.
+
+Erases per game and power cuts are counted on models of the two boards' NVM as their
+CircuitPython ports write it (``sultan_host.bench.ports``), for each layout: the Pico's
+two slots in 2 KB (the layout before the log), the Pico's log over its 4 KB sector, the
+PyBadge's two slots.  A power cut is put at moments spread evenly over each write's flash
+time (erase and page programs), so each class's share is of the time the flash is busy.
 """
 
 import argparse
@@ -20,11 +26,20 @@ from sultan.rules import engine
 from sultan.rules.engine import Game
 from sultan.saves import record as save
 from sultan.saves.memory import MemoryRegion
-from sultan.saves.store import Store
+from sultan.saves.nvm import NvmRegion
+from sultan.saves.store import DAMAGED, Store
 
 from sultan_host.bench.mash import state
+from sultan_host.bench.ports import Rp2040Nvm, Samd51Nvm, apply, busy_ms
 
 ENDURANCE = 10000  # erase cycles we plan with (flash blocks are rated 10k..100k)
+# name: (the port's NVM, region size, writing erased bytes costs no erase, endurance in erase cycles)
+LAYOUTS = (
+    ("Pico, two slots in 2 KB (before)", Rp2040Nvm, 2048, False, 100000),  # W25Q16JV: 100k cycles min
+    ("Pico, log over 4 KB", Rp2040Nvm, 4096, True, 100000),
+    ("PyBadge, two slots in 2 KB", Samd51Nvm, 2048, False, 10000),  # SAMD5x: 10k cycles min
+)
+CLASSES = ("last write", "the one before", "fresh, damage message", "no save (all erased)", "other")
 
 
 class Counting(MemoryRegion):
@@ -100,7 +115,7 @@ def torn_cases(deals):
         st.save(g)
         st.flush()
         after = state(g)
-        off = (st.slot_next ^ 1) * st.slot_size
+        off = st.last  # the slot the last write went to
         data = bytes(region.data[off:off + region.sizes[-1]])
         trials = []
         for cut in range(len(data) + 1):
@@ -118,6 +133,102 @@ def torn_cases(deals):
             if got is None or state(got) not in (before, after):
                 failures += 1
     return cases, failures
+
+
+class Traced:
+    """Mixin: a port's NVM remembering every write: (bytes before, flash operations)."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.trace = []
+        self.sizes = []
+
+    def __setitem__(self, key, data):
+        if self.trace is not None:
+            self.trace.append((bytes(self.mem), self.plan(key.start, data)))
+        self.sizes.append(len(data))
+        super().__setitem__(key, data)
+
+
+def layout_store(layout, nvm):
+    _name, _kind, size, erase_free, _endurance = layout
+    return Store(NvmRegion(nvm, 0, size, erase_free))
+
+
+def erases_per_game(layout, deals, think=None, trace=False):
+    """(erases a game, writes a game, mean bytes handed to the NVM a write, flash ms a write, the NVM)."""
+    nvm = type("T", (Traced, layout[1]), {})()
+    if not trace:
+        nvm.trace = None
+    store = layout_store(layout, nvm)
+    store.load()
+    g = Game(deal=1)
+    rnd = random.Random(1)
+    for d in deals:
+        play_game(store, g, d, rnd, think)
+        store.flush()
+    n = len(deals)
+    return nvm.erases / n, nvm.writes / n, sum(nvm.sizes) / len(nvm.sizes), nvm.busy_ms / nvm.writes, nvm
+
+
+def boot(layout, mem):
+    """What a board boots into over NVM bytes ``mem``: (state or None, statistics rows, message)."""
+    st = layout_store(layout, layout[1](data=mem))
+    g = st.load()
+    if st.fault is not None:
+        return ("fault", st.fault)
+    return state(g) if g is not None else None, [tuple(r) for r in st.stats.rows], st.message
+
+
+def cut_shares(layout, deals, per_write=20):
+    """{class: share of the flash's busy time}: a power cut at moments spread over every write."""
+    nvm = erases_per_game(layout, deals, trace=True)[4]
+    rnd = random.Random(2)
+    weight = dict.fromkeys(CLASSES, 0.0)
+    after = boot(layout, nvm.trace[0][0])
+    for k, (mem, plan) in enumerate(nvm.trace):
+        before = after
+        after = boot(layout, nvm.trace[k + 1][0] if k + 1 < len(nvm.trace) else nvm.mem)
+        total = busy_ms(plan)
+        for j in range(per_write):
+            cut = apply(mem, plan, total * (j + 0.5) / per_write, rnd)
+            got = boot(layout, cut)
+            if got == after:
+                c = CLASSES[0]
+            elif got == before:
+                c = CLASSES[1]
+            elif got[0] is None and got[2] == DAMAGED:
+                c = CLASSES[2]
+            elif got == (None, [], None) and cut.count(0xFF) == len(cut):
+                c = CLASSES[3]
+            else:
+                c = CLASSES[4]
+            weight[c] += total / per_write
+    whole = sum(weight.values())
+    return {c: w / whole for c, w in weight.items()}, whole / len(nvm.trace)
+
+
+def layouts(deals, cut_deals):
+    """The erase and power-cut figures of each layout, printed."""
+    worst = 0
+    for layout in LAYOUTS:
+        name, _kind, _size, _free, endurance = layout
+        auto = erases_per_game(layout, deals)
+        human = erases_per_game(layout, deals, think=human_think)
+        print("%s:" % name)
+        print("  erases per game: %.2f at autoplay pace (%.1f writes), %.2f human (%.1f writes)" % (
+            auto[0], auto[1], human[0], human[1]))
+        print("  games before %d erase cycles: %d at autoplay pace, %d human" % (
+            endurance, endurance / auto[0], endurance / human[0]))
+        print("  bytes handed to the NVM a write: %.0f; flash busy a write: %.1f ms" % (auto[2], auto[3]))
+        shares, busy = cut_shares(layout, cut_deals)
+        print("  power cut at a moment the flash is busy (%d deals, %.1f ms busy a write): %s" % (
+            len(cut_deals), busy, ", ".join("%s %.1f%%" % (c, 100 * v) for c, v in shares.items())))
+        lost = shares[CLASSES[2]] + shares[CLASSES[3]]
+        print("  flash busy %.0f ms a game (autoplay pace), of which a cut loses the save in %.0f ms" % (
+            auto[1] * auto[3], auto[1] * auto[3] * lost))
+        worst = max(worst, shares["other"])
+    return worst
 
 
 def timing():
@@ -162,7 +273,8 @@ def main(argv=None):
     log_end, nbytes, t_save, t_load = timing()
     print("CPython: save %.2f ms, load (replay %d actions) %.2f ms, record %d bytes" % (
         t_save * 1000, log_end, t_load * 1000, nbytes))
-    return 1 if failures else 0
+    other = layouts(deals, range(1, 4 if args.quick else 11))
+    return 1 if failures or other else 0
 
 
 def largest_record():

@@ -187,7 +187,8 @@ def read(slots, game=None):
     for at in (0, slots.slot_size):  # from the start, and from the second of two slots
         if at in offsets:
             break  # reached from the start already
-        while at + MIN_RECORD <= size and data[at] == 0x53 and data[at + 1] == 0x55 and data[at + 2] == VERSION:
+        while (at + MIN_RECORD <= size and data[at] == 0x53 and data[at + 1] == 0x55
+               and data[at + 2] == VERSION):
             n = get(data, at + 8, 2)
             if n < MIN_RECORD or n > size - at:
                 break
