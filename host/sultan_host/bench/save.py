@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Save figures: writes and erases per game, bytes per save, power cuts, torn-write cases, save/load time.
 
-    python3 host/sultan_host/bench/save.py            # about two minutes
+    python3 host/sultan_host/bench/save.py            # some minutes (the power cuts replay a save each)
     python3 host/sultan_host/bench/save.py --deals 50 --quick
 
 Writes per game are counted with the store's real policy (``sultan.saves.store.Store``)

@@ -1,4 +1,4 @@
-"""Saves that survive power cuts: a versioned record with a CRC-32, in two slots.
+"""Saves that survive power cuts: a versioned record with a CRC-32, in two slots or a log.
 
 The record (little-endian; about 50 bytes for a new game, at most 995)::
 
@@ -18,9 +18,10 @@ The record (little-endian; about 50 bytes for a new game, at most 995)::
     n-4 4  CRC-32 (IEEE, as zlib) of bytes 0 .. n-5
 
 The store (``sultan.saves.store``) keeps two slots of up to 1024 bytes in a byte
-region and writes them in turn; the reader takes the valid record with the newer
+region and writes them in turn, or (the Pico's NVM) appends records one after
+another into erased bytes; the reader takes the valid record with the newest
 sequence number (compared modulo SEQ_MAX: they wrap), so a write cut at any byte
-leaves the other slot, i.e. the state before that write.  A record is valid when its magic,
+leaves the record before it, i.e. the state before that write.  A record is valid when its magic,
 version, length and CRC are right *and* its move log replays from the deal through the engine's own
 actions, entry by entry, to the same log bytes: anything else is damage, never
 a half-loaded game.
