@@ -33,15 +33,13 @@ def fold(sources, module_of):
     ``module_of(path)`` is the dotted module name of a path."""
     modules = {module_of(p): p for p in sources}
     mods = {p: Module(t, modules) for p, t in sources.items()}
-    value = _resolver({module_of(p): m for p, m in mods.items()}, mods.values())
+    by_name = {module_of(p): m for p, m in mods.items()}
+    value = _resolver(by_name, mods.values())
     plans = {p: _reads(m, module_of(p), value) for p, m in mods.items()}
-    said = set()
-    for m in mods.values():
-        said |= m.said
-    kept = _kept(plans)
+    needed = _needed(by_name, {module_of(p): r for p, r in plans.items()}, value)
     out = {}
     for p, m in mods.items():
-        text = _rewrite(m, plans[p], kept | said, value, module_of(p))
+        text = _rewrite(m, plans[p], needed.get(module_of(p), set()) | needed["*"], value, module_of(p))
         if text != m.text:
             try:
                 ast.parse(text)
@@ -103,19 +101,32 @@ def _reads(m, module, value):
     return reads
 
 
-def _kept(plans):
-    """Names some read keeps (not folded there, or folded to two values): never let go of."""
-    kept = set()
-    for reads in plans.values():
+def _needed(mods, plans, value):
+    """{module: names it must keep bound}, "*" for every module: a read that stays a lookup (not
+    folded, or folded to two values there) needs the name where it looks; so does an import that
+    the fold leaves (inside a function, or of no one int) in the module it imports from; a string
+    (a getattr) or an attribute of something else (maybe a module) may mean the name anywhere."""
+    needed = {"*": set()}
+    for module, reads in plans.items():
         values = {}
-        for _node, name, private, v in reads:
-            if v is not None and values.setdefault(private, v) != v:
-                kept.add(name)
-    for reads in plans.values():
-        for _node, name, _private_name, v in reads:
-            if v is None:
-                kept.add(name)
-    return kept
+        for node, name, private, v in reads:
+            if v is None or values.setdefault(private, v) != v:
+                aliases = mods[module].aliases
+                if isinstance(node, ast.Name):
+                    where = module
+                elif isinstance(node.value, ast.Name) and node.value.id in aliases:
+                    where = aliases[node.value.id]
+                else:
+                    where = "*"  # an f-string's attribute of anything
+                needed.setdefault(where, set()).add(name)
+    for module, m in mods.items():
+        needed["*"] |= m.said | m.loose_attrs
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.ImportFrom) and node.module in mods:
+                for a in node.names:
+                    if node not in m.import_nodes or value(module, a.asname or a.name) is None:
+                        needed.setdefault(node.module, set()).add(a.name)
+    return needed
 
 
 def _private(name):
@@ -124,8 +135,8 @@ def _private(name):
 
 def _rewrite(m, reads, keep_bound, value, module):
     """``m``'s text with its foldable reads rewritten and ``_NAME = const(n)`` defined; an import
-    of a name loses it when nothing needs the binding (``keep_bound``: names some read keeps, or
-    a string holds)."""
+    of a name loses it, and when something needs the binding (``keep_bound``: see ``_needed``)
+    the module defines ``NAME = const(n)`` instead, so the module it came from need not load."""
     lines = m.text.splitlines(True)
     edits = []  # (row, col_start, col_end, replacement), all on one line each
     defs = {}  # private name -> value
@@ -135,9 +146,11 @@ def _rewrite(m, reads, keep_bound, value, module):
         edits.append((node.lineno, node.col_offset, node.end_col_offset, private))
     # imports: drop the names folded away (their reads are all rewritten above)
     read = {name for node, name, private, v in reads if isinstance(node, ast.Name)}
+    bound = {}  # public name -> value: imports that become definitions
     for st in m.import_nodes:
         if isinstance(st, ast.ImportFrom):
-            _drop_imports(m, st, lines, defs, read, keep_bound, value, module)
+            bound.update(_drop_imports(m, st, lines, defs, read, keep_bound, value, module))
+    defs.update(bound)
     for row, c1, c2, new in sorted(edits, key=lambda e: (e[0], -e[1])):
         line = lines[row - 1]
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)?", line[c1:c2]):
@@ -156,24 +169,30 @@ def _rewrite(m, reads, keep_bound, value, module):
 
 def _drop_imports(m, st, lines, defs, read, keep_bound, value, module):
     """Rewrite ``from x import ...`` statement ``st`` in ``lines`` without the names folded away (or
-    only passed on), keeping its lines; left alone if it shares a line with another statement."""
+    only passed on), keeping its lines; left alone if it shares a line with another statement.
+    Returns {name: value} of the names it took out that the module must still bind."""
     keep = []
+    bound = {}
     dropped = False
     for a in st.names:
         local = a.asname or a.name
-        if local in m.imported and local not in keep_bound and value(module, local) is not None \
-                and (_private(local) in defs or local not in read):  # folded, or only passed on
+        v = value(module, local) if local in m.imported else None
+        if v is not None and local in keep_bound:
+            bound[local] = v
+            dropped = True
+        elif v is not None and (_private(local) in defs or local not in read):  # folded, or only passed on
             dropped = True
         else:
             keep.append(a.name if not a.asname else "%s as %s" % (a.name, a.asname))
     if not dropped:
-        return
+        return {}
     first, last = st.lineno, st.end_lineno
     head = lines[first - 1][:st.col_offset]
     tail = lines[last - 1][st.end_col_offset:]
     if head.strip() or tail.split("#")[0].strip():
-        return  # shares its line with another statement
+        return {}  # shares its line with another statement
     stmt = "from %s import %s" % (st.module, ", ".join(keep)) if keep else ""
     lines[first - 1] = head + stmt + "\n"
     for row in range(first, last):
         lines[row] = "\n"
+    return bound

@@ -9,9 +9,7 @@ allocates nothing and keeps every integer below 2**30.
 Two classes: ``Rules`` keeps the rules, the refusals, the move log and undo/redo
 (the cards and their raw moves are ``sultan.rules.table``'s); ``Game`` puts the
 canonical player on top (what to do next: the hint, and ``step``/``autoplay``
-that follow it).  The player lives in this module rather than its own: a module
-of its own costs about 400 bytes of heap on the MicroPython VM, enough to break
-the 64K store tests (``host_tests/test_robustness.py``).
+that follow it, from ``sultan.rules.hint``, imported at the first of them).
 
 Usage::
 
@@ -22,7 +20,20 @@ Usage::
 """
 
 from sultan import const
-from sultan.rules import cards, rng
+from sultan.rules import (  # noqa: F401  (re-exported: the engine's public names)
+    A_PARK,
+    A_PLAY,
+    A_REDEAL,
+    A_TURN,
+    LOST,
+    MAX_ACTIONS,
+    NO_SAFE_MOVE,
+    OK,
+    PLAYING,
+    WON,
+    cards,
+    rng,
+)
 from sultan.rules.table import (  # noqa: F401  (re-exported: the engine's public names)
     DIVAN_SLOTS,
     F_BASE,
@@ -43,15 +54,11 @@ RULES_SEED = const(0)  # divan refilled from the stock; redeals shuffle
 RULES_CLASSIC = const(1)  # PySolFC's: the player parks talon cards in the divan; redeals don't shuffle
 RULES_NAMES = ("seed", "classic")
 
-PLAYING = const(0)
-WON = const(1)
-LOST = const(2)
-STATUS_NAMES = ("playing", "won", "lost")
+STATUS_NAMES = ("playing", "won", "lost")  # by status: PLAYING, WON, LOST
 
 MAX_DEAL = const(999999999)
 
-# Reason codes returned by actions.
-OK = const(0)
+# Why an action was refused (OK, 0, says it was done).
 R_BAD_PLACE = const(1)
 R_EMPTY = const(2)
 R_NO_FIT = const(3)
@@ -68,16 +75,6 @@ R_NOT_THESE_RULES = const(13)
 R_SLOT_TAKEN = const(14)
 R_TALON_EMPTY = const(15)  # classic rules: a redeal with no talon to turn over (PySolFC refuses it)
 
-NO_SAFE_MOVE = const(0xF00)  # safe_hint(): the game goes on, but no move was found that keeps it winnable
-
-MAX_ACTIONS = const(400)  # the move log's size; a seed-rules game needs at most 364
-
-# Action kinds, used in the move log (written by sultan.rules.table) and in hints.
-# A hint is packed as kind << 8 | place << 4 | foundation (0 = no move left).
-A_TURN = const(1)
-A_PLAY = const(2)
-A_REDEAL = const(3)
-A_PARK = const(4)  # classic rules: talon top to an empty divan slot
 _KIND = const(0x0F)
 _F_MISSED = const(0x10)  # a turn made while something could be played
 

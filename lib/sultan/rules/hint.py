@@ -17,56 +17,30 @@ board that never asks for a hint never holds this code.
   set up, so that no hint allocates).
 """
 
-from sultan import const
-from sultan.rules import cards
-from sultan.rules.table import PASSES, TALON
-
-# The engine's numbers, private here (the engine imports this module, so this one cannot import
-# the engine); host_tests/test_hint.py checks they agree.
-_OK = const(0)  # engine.OK
-_PLAYING = const(0)  # engine.PLAYING
-_NO_SAFE_MOVE = const(0xF00)  # engine.NO_SAFE_MOVE
-_MAX_ACTIONS = const(400)  # engine.MAX_ACTIONS
-_A_TURN = const(1)  # engine.A_TURN ..
-_A_PLAY = const(2)
-_A_REDEAL = const(3)
-_A_PARK = const(4)
-
-# The classic lookahead's numbers (sultan.rules.lookahead, loaded for classic games only),
-# repeated as private constants (importing them would load the lookahead for seed games
-# too); host_tests/test_hint.py checks they agree.
-_S_PLAY = const(0)  # rollout.S_PLAY: its stages
-_S_PARK = const(1)
-_S_REDEAL = const(3)
-_WIN = const(1)  # lookahead.WIN: a won game starts with the move
-_OBVIOUS = const(3)  # lookahead.OBVIOUS: the hint did not look ahead
-
+from sultan.rules import A_REDEAL, A_TURN, MAX_ACTIONS, NO_SAFE_MOVE, OK, PLAYING, cards
+from sultan.rules.table import PASSES
 
 
 def hint(g):
     """The canonical policy's next action, packed (see ``hint_kind``); 0 if none is left."""
     look = g.lookahead
     if not g.refill:
-        look.verdict = _OBVIOUS
+        look.skipped()
     h = g.sure_play()
     if h:
         return h
     tc = g.talon_count
     if not g.refill and tc and (g.where[g.talon[tc - 1]] or g.free_slot() >= 0):
-        # Classic rules, at a real choice: the lookahead's move.
-        if g.status() != _PLAYING:
+        # Classic rules, at a real choice: the lookahead's move (none: a turn or redeal, below).
+        if g.status() != PLAYING:
             return 0
-        stage = look.run(g)
-        if stage == _S_PLAY:
-            return _A_PLAY << 8 | TALON << 4 | (g.where[g.talon[tc - 1]] - 1)
-        if stage == _S_PARK:
-            return _A_PARK << 8 | g.free_slot() << 4
-        if stage == _S_REDEAL:
-            return _A_REDEAL << 8
+        h = look.move(g)
+        if h:
+            return h
     if g.stock_count:
-        return _A_TURN << 8
+        return A_TURN << 8
     if g.pass_no < PASSES and g.placed < cards.STOCK_SIZE and (g.refill or tc):
-        return _A_REDEAL << 8
+        return A_REDEAL << 8
     return 0
 
 
@@ -82,8 +56,7 @@ def safe_hint(g):
     h = hint(g)
     if not h or g.refill:
         return h
-    v = g.lookahead.verdict
-    return h if v == _WIN or v == _OBVIOUS else _NO_SAFE_MOVE
+    return h if g.lookahead.safe() else NO_SAFE_MOVE
 
 
 def step(g):
@@ -100,16 +73,16 @@ def autoplay(g, stop_at_pass_end=False):
     With ``stop_at_pass_end`` it stops where the policy would redeal.  The
     moves are the ones ``step`` would make, recorded for undo alike.
     """
-    while g.moves < _MAX_ACTIONS:
+    while g.moves < MAX_ACTIONS:
         if g.refill:
             g._run(0)  # the seed policy's moves up to the pass's end, at speed
-            h = _A_REDEAL << 8
+            h = A_REDEAL << 8
         else:
             h = hint(g)
             if not h:
                 break
-        if stop_at_pass_end and h >> 8 == _A_REDEAL:
+        if stop_at_pass_end and h >> 8 == A_REDEAL:
             break
-        if g.act(h) != _OK:
+        if g.act(h) != OK:
             break
     return g.status()

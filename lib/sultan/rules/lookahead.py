@@ -22,6 +22,7 @@ MicroPython VM.
 """
 
 from sultan import const
+from sultan.rules import A_PARK, A_PLAY, A_REDEAL
 from sultan.rules.rollout import (
     BRANCH,
     LAST_PASS_BONUS,
@@ -34,6 +35,7 @@ from sultan.rules.rollout import (
     WON,
     Rollout,
 )
+from sultan.rules.table import TALON
 
 try:
     _WHOLE = slice(None)  # CircuitPython: a slice made once, so dst[_WHOLE] = src allocates nothing
@@ -166,6 +168,26 @@ class Lookahead(Rollout):
         self._play_out(True)
         self.rollouts += 1
         return True
+
+    def move(self, g):
+        """The move ``run`` chooses in classic game ``g``, packed as a hint (``sultan.rules.actions``);
+        0 for a turn, or none (the player's rule then turns or redeals)."""
+        stage = self.run(g)
+        if stage == S_PLAY:
+            return A_PLAY << 8 | TALON << 4 | (g.where[g.talon[g.talon_count - 1]] - 1)
+        if stage == S_PARK:
+            return A_PARK << 8 | g.free_slot() << 4
+        if stage == S_REDEAL:
+            return A_REDEAL << 8
+        return 0
+
+    def skipped(self):
+        """The player found its move without looking ahead: ``verdict`` says so."""
+        self.verdict = OBVIOUS
+
+    def safe(self):
+        """The last hint's move keeps the deal winnable: it was obvious, or a won game starts with it."""
+        return self.verdict == WIN or self.verdict == OBVIOUS
 
     def run(self, g):
         """Look ahead from classic game ``g``'s position (left unchanged).

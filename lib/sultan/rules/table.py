@@ -6,13 +6,18 @@ undo); it checks no rules.  Each raw move also writes itself into the move log
 same way; turns and plays all go through ``_run``.  ``sultan.rules.engine.Rules``
 adds the rules, refusals and undo on top, and ``Game`` the canonical player.
 
+``refill`` (seed rules) refills an emptied divan slot from the stock and makes a
+redeal shuffle talon and divan together; without it (classic rules) slots stay
+empty until a talon card is parked there, and a redeal turns the talon over as
+it lies, leaving the divan alone.
+
 Places: divan slots 0..5 (0-2 the left column top to bottom, 3-5 the right
 column), ``TALON`` (6) for the talon's top card.  Foundations 0..7 in layout
 order (see ``cards.LAYOUT``); the sultan is not a foundation.
 """
 
 from sultan import const
-from sultan.rules import cards, rng
+from sultan.rules import A_PARK, A_PLAY, A_REDEAL, A_TURN, MAX_ACTIONS, cards, rng
 
 DIVAN_SLOTS = const(6)
 TALON = const(6)  # the "place" index of the talon's top card
@@ -24,31 +29,16 @@ F_SUIT = bytes(c >> 4 for c in cards.LAYOUT)
 F_BASE = bytes(c & 15 for c in cards.LAYOUT)
 F_PARTNER = bytes((2, 6, 0, 4, 3, 7, 1, 5))  # the other foundation of the same suit
 
-# The move log's numbers: the engine's public ones (engine.MAX_ACTIONS, A_TURN ..),
-# private here so that MicroPython folds them in and this module's heap stays small
-# (host_tests/test_hint.py checks they agree).
-_MAX_ACTIONS = const(400)
-_A_TURN = const(1)
-_A_PLAY = const(2)
-_A_REDEAL = const(3)
-_A_PARK = const(4)
 F_REFILL = const(0x20)  # flag: a divan play whose slot was refilled from the stock
 
 
 class Table:
-    """The cards of one game, in preallocated buffers (about 480 bytes).
-
-    ``refill`` (seed rules) refills an emptied divan slot from the stock and
-    makes a redeal shuffle talon and divan together; without it (classic rules)
-    slots stay empty until a talon card is parked there, and a redeal turns the
-    talon over as it lies, leaving the divan alone.
-    """
+    """The cards of one game, in preallocated buffers (about 480 bytes); ``refill``: see the module."""
 
     def __init__(self):
         self.refill = True
         self.stock = bytearray(cards.STOCK_SIZE)  # stock[stock_count - 1] is the top
-        # One talon buffer per pass: a redeal leaves the old one untouched, so
-        # undo needs no copy of it.  talon[talon_count - 1] is the top.
+        # A talon buffer a pass (a redeal leaves the old one untouched: undo copies nothing); top last.
         self.talons = [bytearray(cards.STOCK_SIZE) for _ in range(PASSES)]
         self.talon = self.talons[0]
         self.divan = bytearray(DIVAN_SLOTS)  # 0 = empty slot
@@ -64,7 +54,7 @@ class Table:
         self.pass_no = 1
         self.placed = 0
         self.missed = 0
-        self.log = bytearray(2 * _MAX_ACTIONS)  # 2 bytes an action: kind|flags, place<<4|f
+        self.log = bytearray(2 * MAX_ACTIONS)  # 2 bytes an action: kind|flags, place<<4|f
         self.moves = 0  # actions in effect (undo lowers it)
         self.log_end = 0  # actions recorded; moves..log_end can be redone
 
@@ -160,11 +150,11 @@ class Table:
         placed = self.placed
         refill = self.refill
         scan = True
-        turn = action >> 8 == _A_TURN
-        turned = _A_TURN | flags
+        turn = action >> 8 == A_TURN
+        turned = A_TURN | flags
         place = (action >> 4) & 15
         f = action & 15
-        end = 2 * _MAX_ACTIONS
+        end = 2 * MAX_ACTIONS
         while i < end:
             if not action:  # the cascade's next move
                 if scan:
@@ -196,7 +186,7 @@ class Table:
                     break
                 turn = False
                 continue
-            entry = _A_PLAY
+            entry = A_PLAY
             if place == TALON:
                 tc -= 1
                 self._set_top(f, talon[tc] & 15)
@@ -205,7 +195,7 @@ class Table:
                 if sc and refill:
                     sc -= 1
                     divan[place] = stock[sc]
-                    entry = _A_PLAY | F_REFILL
+                    entry = A_PLAY | F_REFILL
                 else:
                     divan[place] = 0
             placed += 1
@@ -241,7 +231,7 @@ class Table:
         # buffer of the pass that ends (its first talon_count bytes are kept).
         k = self.pass_no - 1
         m = self.moves
-        self.log[2 * m] = _A_REDEAL
+        self.log[2 * m] = A_REDEAL
         self.log[2 * m + 1] = k
         self.moves = self.log_end = m + 1
         gathered = self.talon
@@ -273,7 +263,7 @@ class Table:
         self.talon_count -= 1
         self.divan[slot] = self.talon[self.talon_count]
         m = self.moves
-        self.log[2 * m] = _A_PARK
+        self.log[2 * m] = A_PARK
         self.log[2 * m + 1] = slot << 4
         self.moves = self.log_end = m + 1
 

@@ -35,7 +35,7 @@ buffer.
 """
 
 from sultan import const
-from sultan.rules import engine
+from sultan.rules import A_TURN, engine
 from sultan.saves.stats import put
 
 VERSION = const(1)
@@ -51,7 +51,6 @@ SLOT_MAX = const(1024)  # the largest record is 995 bytes
 SLOT_MIN = const(64)  # room for the statistics of one ruleset without a game
 MIN_RECORD = const(23)  # header + empty statistics + CRC
 SEQ_MAX = const(0x3FFFFFFF)
-_A_TURN = const(1)  # engine.A_TURN
 
 # ---------------------------------------------------------------- CRC-32
 # The reflected IEEE polynomial 0xEDB88320, a nibble at a time, in 16-bit halves.
@@ -169,7 +168,7 @@ def encode(buf, seq, stats, game_no, recorded, game=None, order=None, settings=0
             b0 = log[k]
             buf[i + k] = b0
             # A turn's second byte means nothing, and autoplay leaves it stale: saved as 0.
-            buf[i + k + 1] = 0 if b0 & 0x0F == _A_TURN else log[k + 1]
+            buf[i + k + 1] = 0 if b0 & 0x0F == A_TURN else log[k + 1]
         i += 2 * game.log_end
     put(buf, 8, i + 4, 2)
     crc_into(buf, i, buf, i)
