@@ -1,4 +1,5 @@
-"""The CIRCUITPY build (tools/build_circuitpy.py), make deploy and the Wokwi image.
+"""The board build (the package ``sultan_host.board``, one module a pass), make deploy and the Wokwi image;
+the tools/*.py scripts over it are run for their one-line refusals.
 
 Every source file must compile with the target CircuitPython's bytecode compiler, every .mpy must carry
 CircuitPython's header, and files whose compiled form differs between MicroPython and CircuitPython
@@ -122,7 +123,8 @@ def test_consts_read_from_another_module_are_folded_into_the_reader():
     assert "import Y" not in b  # b only passed Y on, and c now folds it
     assert "_X = const(3)" in c and "_Y = const(7)" in c and "_Z = const(5)" in c and "a.T[1]" in c
     assert "from p.a import Z" not in c and "from p.b import Y" not in c
-    assert "from p.a import S" in d and "return _S" in d  # a string says "S": the name stays bound
+    # a string says "S": the name stays bound, as d's own const (a need not load for it)
+    assert "S = const(9)" in d and "import S" not in d and "return _S" in d
     assert "p/a.py" not in out  # a's own consts are private_names' business
     # same results: run the modules as a package
     import types
@@ -153,11 +155,32 @@ def test_a_name_rebound_where_it_is_read_or_defined_is_never_folded():
     assert set(out) == {"p/b.py"}  # c rebinds its X: untouched
     b = out["p/b.py"]
     assert "return _X + W + V" in b and "_X = const(3)" in b  # W: b's parameter; V: a rebinds it
-    assert "from p.a import X, W, V" in b  # c still reads an X it imports: the bindings stay
+    assert "from p.a import W, V" in b  # c's X is its own: b, which folds X, no longer imports it
     # inside an f-string (no true columns before Python 3.12) nothing is rewritten, and the name stays
     fs = bc.fold({"p/a.py": sources["p/a.py"], "p/d.py": 'from p.a import X\ns = f"{X}!"\nt = X\n'},
                  lambda path: path[:-3].replace("/", "."))
-    assert fs["p/d.py"].splitlines()[-2:] == ['s = f"{X}!"', "t = _X"] and "from p.a import X" in fs["p/d.py"]
+    assert fs["p/d.py"].splitlines()[-2:] == ['s = f"{X}!"', "t = _X"] and "X = const(3)" in fs["p/d.py"]
+
+
+def test_a_name_looked_up_where_it_was_imported_is_bound_there_without_the_import():
+    """A name some module looks up in the module that imported it (a lazy import from there, an
+    ``alias.NAME`` that cannot fold) becomes that module's own ``NAME = const(n)``, so the module
+    it came from need not load on the board; a module that only folds the name loses its import."""
+    sources = {
+        "p/a.py": '"""A."""\nN = const(7)\nM = const(8)\n',
+        "p/b.py": '"""B."""\nfrom p.a import N, M\n\ndef f():\n    return N + M\n',
+        "p/c.py": '"""C."""\n\ndef g():\n    from p.b import N\n    return N\n',
+        "p/d.py": '"""D."""\nfrom p import b\n_M = 1\n\ndef h():\n    return b.M + _M\n',
+        "p/e.py": '"""E."""\nfrom p.a import M\n\ndef k():\n    return M\n',
+    }
+    out = bc.fold(sources, lambda path: path[:-3].replace("/", "."))
+    b, e = out["p/b.py"], out["p/e.py"]
+    assert "import" not in b and "M = const(8)" in b and "N = const(7)" in b and "return _N + _M" in b
+    assert "import" not in e and "return _M" in e
+    assert "p/c.py" not in out and "p/d.py" not in out  # their look-ups are left as they were
+    ns_b = {"const": lambda v: v}
+    exec(b, ns_b)
+    assert (ns_b["N"], ns_b["M"], ns_b["f"]()) == (7, 8, 15)
 
 
 def _sheet_size(data):
@@ -207,8 +230,9 @@ def test_the_build_makes_device_private_consts_private(built):
     cp, out, manifest = built
     private = manifest["private_consts"]
     assert "R_BAD_PLACE" in private["sultan.rules.engine"]  # said by number only on the board
-    # the screen reads engine.A_PLAY: the build folds it there (build_circuitpy.fold), so it goes too
-    assert "A_PLAY" in private["sultan.rules.engine"]
+    # the screen reads engine.A_PLAY, which the engine imports from the sultan.rules package: the
+    # build folds it into both (sultan_host.board.fold), so it goes too
+    assert "A_PLAY" in private["sultan.rules"]
     assert "VERSION" in private["sultan.saves.record"]  # winnable's VERSION is its own, not this one
     assert "OK" not in private["sultan.rules.engine"]  # the save reader imports it (when it replays)
     assert "PLAYED" in private["sultan.saves.stats"]

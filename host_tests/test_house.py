@@ -7,10 +7,10 @@ import ast
 import os
 
 from conftest import ROOT
+from sultan_host.board.sources import HOST_ONLY_MODULES
 from sultan_host.paths import HOST, LIB
 
 PKG = os.path.join(LIB, "sultan")
-HOST_ONLY_IN_LIB = {"sultan.engine", "sultan.saves.memory"}  # in lib/, not built for the board
 
 
 def module_name(path, top):
@@ -72,10 +72,19 @@ def test_the_saves_know_no_screen_and_the_screen_no_saves():
 
 def test_the_device_package_imports_no_host_code():
     for name, path in sources(LIB, "sultan"):
-        if name in HOST_ONLY_IN_LIB:
+        if name in HOST_ONLY_MODULES:  # in lib/, not built for the board (the build's own list)
             continue
         for m in imports(path, name):
             assert not m.startswith("sultan_host"), (name, m)
+
+
+def test_the_board_imports_no_host_only_module():
+    # The build leaves HOST_ONLY_MODULES out of CIRCUITPY: a device module importing one would fail there.
+    mods = dict(sources(LIB, "sultan"))
+    assert set(HOST_ONLY_MODULES) <= set(mods)
+    for name, path in mods.items():
+        if name not in HOST_ONLY_MODULES:
+            assert not imports(path, name) & set(HOST_ONLY_MODULES), name
 
 
 def test_no_import_circle_anywhere():
@@ -116,3 +125,76 @@ def test_data_files_are_found_beside_their_modules_or_on_circuitpy_when_frozen()
     assert data_path(None, "sultan/rules", "winnable_seed.tbl") == "/lib/sultan/rules/winnable_seed.tbl"
     for path in (winnable.table_path(0), words.path(0), pages.path(1)):
         assert os.path.isfile(path), path
+
+
+def test_the_action_numbers_have_one_home():
+    # the sultan.rules package defines them (the engine re-exports them; the player, which the engine
+    # imports, and the save record read them there); another device module defining one of those
+    # names (or its private "_" twin) with the same value would be a copy that can drift.  WON and
+    # LOST are left out: the search's outcomes (sultan.rules.rollout, lookahead) own those words too.
+    import sultan.rules as home
+    from sultan.rules import engine
+
+    names = ("A_TURN", "A_PLAY", "A_REDEAL", "A_PARK", "MAX_ACTIONS", "NO_SAFE_MOVE", "OK", "PLAYING")
+    numbers = {n: getattr(home, n) for n in names}
+    assert all(getattr(engine, n) == v for n, v in numbers.items())
+    seen = 0
+    for name, path in sources(LIB, "sultan"):
+        if name == "sultan.rules":
+            continue
+        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                    and getattr(node.value.func, "id", "") == "const":
+                seen += 1
+                for t in node.targets:
+                    n = getattr(t, "id", "").lstrip("_")
+                    if n in numbers:
+                        assert numbers[n] != ast.literal_eval(node.value.args[0]), (name, t.id)
+    assert seen > 50  # the device's consts were read
+
+
+CLASS_LINES = 250
+FUNCTION_LINES = 70
+# Documented hot loops, kept whole for speed on the boards (their docstrings say why).
+LONG_ON_PURPOSE = {
+    ("lib/sultan/rules/table.py", "Table._run"),
+    ("lib/sultan/rules/rollout.py", "Rollout._play_out"),
+}
+# Over the limits while their owners rework them (issue 19 §4): the UI's part (none today), and the
+# save reader's read (72 lines with the NVM log, d8ce49f).  Remove each once it is split.
+OVER_FOR_NOW = {("lib/sultan/saves/reader.py", "read")}
+
+
+def sizes(path, rel):
+    """(rel, dotted name, lines, limit) of every class and function in ``path``, nested ones too."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    out = []
+
+    def walk(node, prefix):
+        for n in ast.iter_child_nodes(node):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + n.name
+                limit = CLASS_LINES if isinstance(n, ast.ClassDef) else FUNCTION_LINES
+                out.append((rel, name, n.end_lineno - n.lineno + 1, limit))
+                walk(n, name + ".")
+            else:
+                walk(n, prefix)
+
+    walk(tree, "")
+    return out
+
+
+def test_classes_and_functions_are_small():
+    measured = []
+    for top in ("lib", "host", "tools"):
+        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = [d for d in dirnames if d not in ("__pycache__", "node_modules")]
+            for fn in sorted(filenames):
+                if fn.endswith(".py"):
+                    path = os.path.join(dirpath, fn)
+                    measured += sizes(path, os.path.relpath(path, ROOT).replace(os.sep, "/"))
+    over = {(rel, name) for rel, name, lines, limit in measured if lines > limit}
+    assert not over - LONG_ON_PURPOSE - OVER_FOR_NOW, sorted(over - LONG_ON_PURPOSE - OVER_FOR_NOW)
+    assert LONG_ON_PURPOSE <= over  # still long (else drop them from the list)
+    assert {rel for rel, _name in OVER_FOR_NOW} <= {rel for rel, *_x in measured}
+    assert len(measured) > 500  # the three trees were read

@@ -74,12 +74,9 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
 
 def run(display, keys, board_id="unknown", deal=None, console=print, frames=None, store=None,
         rand_deal=None, idle=0.005, sound=None):
-    """Play until ``frames`` loop turns have passed (None: for ever) or ``keys`` is exhausted.
-
-    ``keys`` is anything with ``.events.get()`` (``keypad``, or ``ScriptedKeys`` on the host);
-    it may set ``exhausted`` to end the loop (a script ran out, the window closed).
-    Returns the Controller.
-    """
+    """Play until ``frames`` loop turns have passed (None: for ever) or ``keys`` is exhausted; returns
+    the Controller.  ``keys``: anything with ``.events.get()`` (``keypad``, or ``ScriptedKeys`` on the
+    host); it may set ``exhausted`` to end the loop (a script ran out, the window closed)."""
     store = _no_store() if store is None else store
     sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
@@ -91,8 +88,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     settings = ctrl.settings()
     n = 0
     events = keys.events
-    pending = None  # a key pressed during an animation: handled next
-    cascade = None  # a won game's cascade (sultan.ui.motion): a frame each idle pass, until a key
+    pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
@@ -120,16 +116,14 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             if ctrl.event:
                 sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
             if ctrl.motion_on and (g.moves != moves or ctrl.hint or ctrl.event == "deal"):
-                # cards that travel: imported at the first key that moves one, never before READY
-                from sultan.ui import motion
-
+                from sultan.ui import motion  # cards that travel: at the first key moving one, not at READY
                 pending, cascade = motion.play(screen, display, ctrl, moves, events, sound, console)
         screen.update(ctrl)
         if cascade:
             screen.panel.show(())  # the won panel waits for the end of the cascade
         display.refresh()
-        # the key's answer is on the screen: said now, before the saves (a decided game's record
-        # takes the Pico's NVM 51 ms to write, after the player already sees the panel)
+        # said once the key's answer is on the screen, before the saves (a decided game's record takes
+        # the Pico's NVM 51 ms to write: the player sees the panel first)
         console("SULTAN key=%s placed=%d pass=%d status=%s"
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
         if ctrl.changes != saved:

@@ -14,8 +14,10 @@ ROOT = os.environ.get("SULTAN_CHECKOUT") or os.path.dirname(
 )
 FIRMWARE = os.path.join(ROOT, "firmware")
 LIB = os.path.join(ROOT, "lib")
-# lib/sultan files the board never imports: the host's ``from sultan.engine import Game`` shim
-HOST_ONLY_FILES = (os.path.join("sultan", "engine.py"), os.path.join("sultan", "saves", "memory.py"))
+# The lib/sultan modules the board never imports (the build leaves them out; test_house lets them
+# alone import host code): the host's ``from sultan.engine import Game`` shim and the RAM region.
+HOST_ONLY_MODULES = ("sultan.engine", "sultan.saves.memory")
+HOST_ONLY_FILES = tuple(os.path.join(*m.split(".")) + ".py" for m in HOST_ONLY_MODULES)  # under lib/
 DEFAULT_OUT = os.path.join(ROOT, "build", "CIRCUITPY")
 
 
