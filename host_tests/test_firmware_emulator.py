@@ -7,7 +7,6 @@ skip with one reason; CI links them from ../shared/firmware and requires them (S
 """
 
 import glob
-import importlib.util
 import os
 import re
 import shutil
@@ -18,9 +17,6 @@ from sultan_host.board import wokwi as wokwi_image
 
 ROOT = wokwi_image.ROOT
 EMULATE = os.path.join(ROOT, "tools", "emulate")
-_spec = importlib.util.spec_from_file_location("compare_png", os.path.join(EMULATE, "compare_png.py"))
-compare_png = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(compare_png)
 
 
 def firmwares():

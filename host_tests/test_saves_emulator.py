@@ -12,7 +12,8 @@ import pytest
 from sultan.saves.memory import MemoryRegion
 from sultan.saves.store import Slots, Store
 from sultan.ui.menu import M_RESTART, M_STATS
-from test_firmware_emulator import FIRMWARES, compare_png, emulate, image
+from sultan_host.board import compare_png
+from test_firmware_emulator import FIRMWARES, emulate, image
 from test_firmware_emulator import pytestmark as _needs_firmware
 from test_screen_emulator import Plan
 

@@ -14,8 +14,9 @@ them:
 * ``tree``      all of it written into build/CIRCUITPY, with its manifest.
 
 Beside them: ``cli`` (the arguments: ``python -m sultan_host.board``, ``make build``), ``wokwi``
-(the Wokwi UF2 and the wokwi.com folder), ``deploy`` (onto a mounted drive) and ``typecheck``
-(mypy of the device code).  ``tools/*.py`` are thin scripts over these.
+(the Wokwi UF2 and the wokwi.com folder), ``deploy`` (onto a mounted drive), ``typecheck``
+(mypy of the device code) and ``compare_png`` (the emulator's screenshots against the host's).
+``tools/*.py`` are thin scripts over these.
 
 Below, the names the tests and tools use, from the module that defines each.
 """
@@ -37,6 +38,7 @@ from sultan_host.board.sources import (  # noqa: F401
     DEFAULT_OUT,
     FIRMWARE,
     HOST_ONLY_FILES,
+    HOST_ONLY_MODULES,
     LIB,
     ROOT,
     BuildError,
