@@ -65,7 +65,7 @@ def test_the_simulator_resumes_from_its_save_file(tmp_path):
     assert st.load().moves >= 2
 
 
-OVER_MODE = 4  # sultan.ui.controller.OVER
+OVER_MODE = 4  # sultan.ui.modes.OVER
 
 
 def _menu(ctrl_like, item):
@@ -154,8 +154,8 @@ def test_a_fresh_start_deals_the_ruleset_last_chosen(tmp_path):
 
 def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
     from sultan.rules import engine
-    from sultan.ui.controller import STATS_PAGE
     from sultan.ui.menu import M_NEW, M_STATS
+    from sultan.ui.modes import STATS_PAGE
 
     deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
     from test_controller import script_for

@@ -3,9 +3,10 @@
 import pytest
 from sultan.rules import engine
 from sultan.ui import keys, words
-from sultan.ui.controller import DEAL, MENU, OVER, PLAY, RULES_PAGE, Controller, move
+from sultan.ui.controller import Controller, move
 from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES
+from sultan.ui.modes import DEAL, MENU, OVER, PLAY, RULES_PAGE
 from sultan_host.paths import HOST, LIB
 from sultan_host.scripted import route
 from sultan_host.snapshot import snapshot
@@ -235,7 +236,8 @@ def test_controller_runs_on_micropython(mpy):
         "from sultan.rules import engine\n"
         "from sultan.ui import keys, layout\n"
         "from sultan_host.scripted import route\n"
-        "from sultan.ui.controller import Controller, OVER\n"
+        "from sultan.ui.controller import Controller\n"
+        "from sultan.ui.modes import OVER\n"
         "c = Controller(engine.Game(deal=42))\n"
         "for k in %r:\n"
         "    c.press(k)\n"
@@ -406,8 +408,8 @@ def test_a_deal_beyond_the_winnable_table_needs_no_lookup(monkeypatch):
 
 def test_statistics_page_and_events():
     from sultan.saves.stats import Stats
-    from sultan.ui.controller import STATS_PAGE
     from sultan.ui.menu import M_STATS
+    from sultan.ui.modes import STATS_PAGE
 
     st = Stats()
     st.record(0, True, 95)

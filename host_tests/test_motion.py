@@ -193,7 +193,7 @@ def near_win():
 
 
 def test_a_win_cascades_until_a_key_then_the_won_panel():
-    from sultan.ui.controller import OVER
+    from sultan.ui.modes import OVER
 
     deal, near, script = near_win()
     d, ctrl, lines = movie.record(deal, "160x128", " ".join(script + ["RIGHT"]), gap_ms=1500, store=near())

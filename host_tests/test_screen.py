@@ -30,9 +30,9 @@ from screen_rig import (
 from sultan.rules import engine
 from sultan.ui import build, keys, pages, sprites, textgrid, words
 from sultan.ui.build import CURSOR, HINT, MESSAGE, SELECTED, TEXT
-from sultan.ui.controller import OVER, STATS_PAGE
 from sultan.ui.layout import CARD_H, CARD_W, F0, GLYPH_H, GLYPH_W, SULTAN_PLACE, TALON, TEXT_H
 from sultan.ui.menu import M_CHOOSE, M_HINT, M_RULES
+from sultan.ui.modes import OVER, STATS_PAGE
 from sultan_host.desktop import font, sheets
 from sultan_host.scripted import route
 from test_controller import menu_keys, script_for

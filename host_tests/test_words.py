@@ -8,8 +8,11 @@ import re
 import pytest
 from conftest import run_micropython
 from sultan.rules import engine
-from sultan.ui import controller, keys, menu, pages, words
-from sultan.ui.controller import MENU, OVER, S_RUSSIAN, Controller
+from sultan.ui import keys, lines, menu, pages, words
+from sultan.ui import modes as modes_module
+from sultan.ui.controller import S_RUSSIAN, Controller
+from sultan.ui.modes import MENU, OVER
+from sultan_host import word_lines
 from sultan_host.paths import LIB
 
 UI = os.path.join(LIB, "sultan", "ui")
@@ -90,26 +93,41 @@ def test_the_keys_are_the_names_the_code_uses():
     assert keys_of("refusals") == ["R_OK"] + [refusals[i] for i in range(1, len(refusals) + 1)]
     m_items = {v: n for n, v in vars(menu).items() if re.fullmatch(r"M_[A-Z_]+", n)}
     assert keys_of("menu") == [m_items[i] for i in range(len(m_items))]
-    modes = {getattr(controller, n): n for n in ("PLAY", "MENU", "DEAL", "RULES_PAGE", "OVER", "STATS_PAGE")}
+    names = ("PLAY", "MENU", "DEAL", "RULES_PAGE", "OVER", "STATS_PAGE")
+    modes = {getattr(modes_module, n): n for n in names}
     assert keys_of("help") == [modes[i] for i in range(len(modes))]
-    # [text] and [menutext] (the menu's own): each module names the lines it says by a private
-    # const of the key's name
-    place = {k: i for i, k in enumerate(keys_of("text"))}
-    menu_place = {k: i for i, k in enumerate(keys_of("menutext"))}
-    assert not set(place) & set(menu_place)
+    # [text] and [menutext] (the menu's own): sultan.ui.lines numbers them, generated from the file
+    assert [n for n in vars(lines) if n.startswith("TEXT_")] == ["TEXT_" + k for k in keys_of("text")]
+    menu_text = [n for n in vars(lines) if n.startswith("MENU_TEXT_")]
+    assert menu_text == ["MENU_TEXT_" + k for k in keys_of("menutext")]
+    assert all(getattr(lines, "TEXT_" + k) == i for i, k in enumerate(keys_of("text")))
+    assert all(getattr(lines, "MENU_TEXT_" + k) == i for i, k in enumerate(keys_of("menutext")))
+
+
+def test_the_line_numbers_are_generated_from_the_words_file():
+    with open(word_lines.WORDS, encoding="utf-8") as f:
+        want = word_lines.render(f.read())
+    with open(word_lines.MODULE, encoding="utf-8") as f:
+        assert f.read() == want, "lib/sultan/ui/lines.py is out of date: run tools/word_lines.py"
+    assert word_lines.main(["--check"]) == 0
+    # a key added, moved or dropped changes the numbers
+    en = open(word_lines.WORDS, encoding="utf-8").read()
+    moved = en.replace("UNDONE undone\nREDONE redone\n", "REDONE redone\nUNDONE undone\n")
+    assert moved != en and "TEXT_REDONE = const(9)\n" in word_lines.render(moved)
+    assert "TEXT_REDONE = const(10)\n" in want
+
+
+def test_each_line_number_is_said_somewhere():
+    # every line is said by a module naming it (no private copy of a number: the fold makes them free)
     said = set()
     for path in glob.glob(os.path.join(LIB, "sultan", "**", "*.py"), recursive=True):
+        if path == word_lines.MODULE:
+            continue
         source = open(path, encoding="utf-8").read()
-        for name, n in re.findall(r"^_([A-Z][A-Z_0-9]*) = const\((\d+)\)", source, re.M):
-            if name in place:
-                assert int(n) == place[name], (path, name, n)
-                said.add(name)
-            elif name in menu_place:
-                in_menu = path.endswith(os.path.join("ui", "menu.py"))
-                assert in_menu and int(n) == menu_place[name], (path, name)
-                said.add(name)
-    said |= {"RULESET1"}  # said as RULESET0 + rules
-    assert set(place) | set(menu_place) == said
+        said |= set(re.findall(r"\b((?:MENU_)?TEXT_[A-Z][A-Z_0-9]*)\b", source))
+        assert not re.search(r"^_(?:MENU_)?TEXT_[A-Z_0-9]+ = const", source, re.M), path
+    said |= {"TEXT_RULESET1"}  # said as TEXT_RULESET0 + rules
+    assert {n for n in vars(lines) if n.startswith(("TEXT_", "MENU_TEXT_"))} <= said
 
 
 def test_the_placeholders_agree():

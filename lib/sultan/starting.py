@@ -4,13 +4,12 @@
 and on CircuitPython a module's code is heap.
 """
 
-from sultan import const
 from sultan.rules import engine
 from sultan.ui import words
-from sultan.ui.controller import Controller, random_deal_number, settings_rules
+from sultan.ui.actions import random_deal_number
+from sultan.ui.controller import Controller, settings_rules
+from sultan.ui.lines import TEXT_SAVE_DAMAGED
 from sultan.ui.screen import Screen
-
-_SAVE_DAMAGED = const(15)  # the line of words.TEXT said here (host_tests/test_words.py checks it)
 
 
 def start(display, deal, store, rand_deal, sound, has_sound):
@@ -35,7 +34,7 @@ def start(display, deal, store, rand_deal, sound, has_sound):
     text = store.take_message()  # damage found at load
     if text:
         if ctrl.lang != words.EN:
-            text = words.TEXT[_SAVE_DAMAGED]  # the store's news is in English
+            text = words.TEXT[TEXT_SAVE_DAMAGED]  # the store's news is in English
         elif len(text) > screen.cols:
             text = store.short_message
         ctrl.say(text)

@@ -23,8 +23,8 @@ import sys
 from sultan import app
 from sultan.rules import engine
 from sultan.ui import keys
-from sultan.ui.controller import OVER
 from sultan.ui.layout import F0, STOCK
+from sultan.ui.modes import OVER
 
 from sultan_host.desktop.headless import HeadlessDisplay
 from sultan_host.scripted import route

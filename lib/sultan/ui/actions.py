@@ -7,29 +7,16 @@ after a move, and the switch to the won/lost panel when the game ends.  Each set
 ``changes`` (the app saves on that).  ``sultan.ui.controller.Controller`` builds on it: which
 key does what in which mode, the cursor, the menu, the digit editor and the settings.
 
-The modes are defined here, beside the actions that end a game (``OVER``) or leave the
-won/lost panel; ``sultan.ui.controller`` is where the screen and tests import them from.
+The modes (``self.mode``) are ``sultan.ui.modes``.
 """
 
-from sultan import const, forget
+from sultan import forget
 from sultan.rules import engine
 from sultan.rules.winnable import LAST_CLASSIC, LAST_SEED
 from sultan.ui import words
 from sultan.ui.layout import NONE
-
-# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_UNDONE = const(9)
-_RESTARTED = const(11)
-_DEAL = const(12)
-_WINNABLE_DEAL = const(13)
-
-# Modes: what the keys drive and the screen shows.
-PLAY = const(0)
-MENU = const(1)
-DEAL = const(2)
-RULES_PAGE = const(3)
-OVER = const(4)
-STATS_PAGE = const(5)
+from sultan.ui.lines import TEXT_DEAL, TEXT_RESTARTED, TEXT_UNDONE, TEXT_WINNABLE_DEAL
+from sultan.ui.modes import OVER, PLAY
 
 
 def _is_winnable(deal, rules):
@@ -146,7 +133,7 @@ class Actions:
         if code == engine.OK:
             self.changes += 1
             self.selected = NONE
-            self.tell(_UNDONE)
+            self.tell(TEXT_UNDONE)
             if self.mode == OVER:
                 self.mode = PLAY
         else:
@@ -161,7 +148,7 @@ class Actions:
             while g.moves:
                 g.undo()
             self.changes += 1
-            self.tell(_RESTARTED)
+            self.tell(TEXT_RESTARTED)
 
     def check_over(self):
         """To the won/lost panel once the game is over."""
@@ -181,7 +168,7 @@ class Actions:
         self.selected = NONE
         self.mode = PLAY
         self.event = "deal"
-        self.say(words.TEXT[_WINNABLE_DEAL if self.winnable else _DEAL] % deal)
+        self.say(words.TEXT[TEXT_WINNABLE_DEAL if self.winnable else TEXT_DEAL] % deal)
         if self.autoplay:
             self.after_move()
         self.check_over()

@@ -26,20 +26,10 @@ the store's ``sultan.saves.stats.Stats`` (or None).
 from sultan import const, forget
 from sultan.rules import engine
 from sultan.ui import keys, words
-from sultan.ui.actions import (  # noqa: F401  (the modes: the screen and the tests import them from here)
-    DEAL,
-    MENU,
-    OVER,
-    PLAY,
-    RULES_PAGE,
-    STATS_PAGE,
-    Actions,
-    random_deal_number,
-)
+from sultan.ui.actions import Actions
 from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TALON
-
-# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_SELECT_FIRST = const(7)
+from sultan.ui.lines import TEXT_SELECT_FIRST
+from sultan.ui.modes import DEAL, MENU, OVER, PLAY
 
 # settings() bits (saved in the record's flags byte, see sultan.saves.record); every default is 0
 S_SOUND_OFF = const(1)
@@ -214,7 +204,7 @@ class Controller(Actions):
         elif p >= F0:
             if self.selected == NONE:
                 self.event = "refuse"
-                self.tell(_SELECT_FIRST)
+                self.tell(TEXT_SELECT_FIRST)
             else:
                 self._play(self.selected, p - F0)
         elif p == self.selected:

@@ -8,9 +8,7 @@ SELECT cancel.  Its panel text is ``sultan.ui.words.deal_lines``.
 
 from sultan import const
 from sultan.ui import keys
-
-# The lines of words.TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_DEAL_RANGE = const(14)
+from sultan.ui.lines import TEXT_DEAL_RANGE
 
 DIGITS = const(9)
 
@@ -49,6 +47,6 @@ class DealEditor:
         elif key == keys.A or key == keys.START:
             n = self.number()
             if n < 1:
-                ctrl.tell(_DEAL_RANGE)
+                ctrl.tell(TEXT_DEAL_RANGE)
             else:
                 ctrl.new_deal(n)

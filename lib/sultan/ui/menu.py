@@ -11,36 +11,36 @@ from sultan import const, forget
 from sultan.rules import engine
 from sultan.rules.table import TALON
 from sultan.ui import keys, words
-from sultan.ui.actions import DEAL, RULES_PAGE, STATS_PAGE
 from sultan.ui.layout import NONE
+from sultan.ui.lines import (
+    MENU_TEXT_AUTO_OFF,
+    MENU_TEXT_AUTO_ON,
+    MENU_TEXT_HINT_PARK,
+    MENU_TEXT_HINT_PLAY,
+    MENU_TEXT_HINT_REDEAL,
+    MENU_TEXT_HINT_TURN,
+    MENU_TEXT_LANGUAGE,
+    MENU_TEXT_LIGHTS_OFF,
+    MENU_TEXT_LIGHTS_ON,
+    MENU_TEXT_MOTION_OFF,
+    MENU_TEXT_MOTION_ON,
+    MENU_TEXT_NO_MOVES,
+    MENU_TEXT_NO_SAFE_MOVE,
+    MENU_TEXT_NO_WINNABLE,
+    MENU_TEXT_OFF,
+    MENU_TEXT_ON,
+    MENU_TEXT_RULES_NEXT,
+    MENU_TEXT_RULES_NOW,
+    MENU_TEXT_RULES_SAME,
+    MENU_TEXT_SOUND_OFF,
+    MENU_TEXT_SOUND_ON,
+    TEXT_REDONE,
+)
+from sultan.ui.modes import DEAL, RULES_PAGE, STATS_PAGE
 
 MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
 MORE_BELOW = "v"
 MENU_INDENT = " "  # between the marker and a label
-
-# The lines of words.MENU_TEXT said here (by key: host_tests/test_words.py checks the numbers).
-_ON = const(0)
-_OFF = const(1)
-_HINT_PLAY = const(2)
-_HINT_TURN = const(3)
-_HINT_REDEAL = const(4)
-_HINT_PARK = const(5)
-_NO_MOVES = const(6)
-_NO_SAFE_MOVE = const(7)
-_NO_WINNABLE = const(8)
-_AUTO_ON = const(9)
-_AUTO_OFF = const(10)
-_SOUND_ON = const(11)
-_SOUND_OFF = const(12)
-_LIGHTS_ON = const(13)
-_LIGHTS_OFF = const(14)
-_RULES_NOW = const(15)
-_RULES_SAME = const(16)
-_RULES_NEXT = const(17)
-_LANGUAGE = const(18)
-_MOTION_ON = const(19)
-_MOTION_OFF = const(20)
-_REDONE = const(10)  # (a line of words.TEXT)
 
 M_NEW = const(0)
 M_CHOOSE = const(1)
@@ -78,7 +78,7 @@ def _redo(ctrl):
     if code == engine.OK:
         ctrl.changes += 1
         ctrl.selected = NONE
-        ctrl.say(words.TEXT[_REDONE])
+        ctrl.say(words.TEXT[TEXT_REDONE])
         ctrl.check_over()
     else:
         ctrl._refused(code)
@@ -128,7 +128,7 @@ class Menu:
             return text + ": " + words.ruleset_name(ctrl.rules)
         else:
             return text
-        return text + words.menu_text()[_ON if on else _OFF]
+        return text + words.menu_text()[MENU_TEXT_ON if on else MENU_TEXT_OFF]
 
     def press(self, ctrl, key):
         """A key while the menu is up: UP/DOWN move (wrapping), A chooses, B or SELECT closes."""
@@ -151,7 +151,7 @@ class Menu:
             if d:
                 ctrl.new_deal(d, winnable=True)  # picked from the table
             else:
-                _tell(ctrl, _NO_WINNABLE)
+                _tell(ctrl, MENU_TEXT_NO_WINNABLE)
         elif item == M_CHOOSE:
             _edit_deal(ctrl)
         elif item == M_RESTART:
@@ -164,7 +164,7 @@ class Menu:
             self._hint(ctrl)
         elif item == M_AUTO:
             ctrl.autoplay = not ctrl.autoplay
-            _tell(ctrl, _AUTO_ON if ctrl.autoplay else _AUTO_OFF)
+            _tell(ctrl, MENU_TEXT_AUTO_ON if ctrl.autoplay else MENU_TEXT_AUTO_OFF)
             if ctrl.autoplay:
                 ctrl.after_move()
         elif item == M_RULESET:
@@ -173,16 +173,16 @@ class Menu:
             ctrl.mode = STATS_PAGE
         elif item == M_SOUND:
             ctrl.sound_on = not ctrl.sound_on
-            _tell(ctrl, _SOUND_ON if ctrl.sound_on else _SOUND_OFF)
+            _tell(ctrl, MENU_TEXT_SOUND_ON if ctrl.sound_on else MENU_TEXT_SOUND_OFF)
         elif item == M_LIGHTS:
             ctrl.lights_on = not ctrl.lights_on
-            _tell(ctrl, _LIGHTS_ON if ctrl.lights_on else _LIGHTS_OFF)
+            _tell(ctrl, MENU_TEXT_LIGHTS_ON if ctrl.lights_on else MENU_TEXT_LIGHTS_OFF)
         elif item == M_MOTION:
             ctrl.motion_on = not ctrl.motion_on
-            _tell(ctrl, _MOTION_ON if ctrl.motion_on else _MOTION_OFF)
+            _tell(ctrl, MENU_TEXT_MOTION_ON if ctrl.motion_on else MENU_TEXT_MOTION_OFF)
         elif item == M_LANGUAGE:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
-            _tell(ctrl, _LANGUAGE)
+            _tell(ctrl, MENU_TEXT_LANGUAGE)
         elif item == M_RULES:
             ctrl.mode = RULES_PAGE
 
@@ -193,11 +193,11 @@ class Menu:
         name = words.ruleset_name(ctrl.rules)
         if not g.log_end and g.deal and g.rules != ctrl.rules:
             ctrl.new_deal(g.deal)  # nothing played yet: this deal, under the new rules
-            ctrl.say(words.menu_text()[_RULES_NOW] % (name, g.deal))
+            ctrl.say(words.menu_text()[MENU_TEXT_RULES_NOW] % (name, g.deal))
         elif g.rules == ctrl.rules:
-            ctrl.say(words.menu_text()[_RULES_SAME] % name)
+            ctrl.say(words.menu_text()[MENU_TEXT_RULES_SAME] % name)
         else:
-            ctrl.say(words.menu_text()[_RULES_NEXT] % name)
+            ctrl.say(words.menu_text()[MENU_TEXT_RULES_NEXT] % name)
 
     def _hint(self, ctrl):
         """Put the engine's hint on show: the message says it, the screen rings its places.
@@ -209,21 +209,21 @@ class Menu:
         h = g.safe_hint()
         if h == engine.NO_SAFE_MOVE:
             ctrl.hint = 0
-            _tell(ctrl, _NO_SAFE_MOVE)
+            _tell(ctrl, MENU_TEXT_NO_SAFE_MOVE)
             return
         ctrl.hint = h
         k = engine.hint_kind(h)
         if k == engine.A_PLAY:
-            _tell(ctrl, _HINT_PLAY, g.card_at(engine.hint_place(h)),
+            _tell(ctrl, MENU_TEXT_HINT_PLAY, g.card_at(engine.hint_place(h)),
                       g.foundation_card(engine.hint_foundation(h)))
         elif k == engine.A_TURN:
-            _tell(ctrl, _HINT_TURN)
+            _tell(ctrl, MENU_TEXT_HINT_TURN)
         elif k == engine.A_REDEAL:
-            _tell(ctrl, _HINT_REDEAL)
+            _tell(ctrl, MENU_TEXT_HINT_REDEAL)
         elif k == engine.A_PARK:
-            _tell(ctrl, _HINT_PARK, g.card_at(TALON))
+            _tell(ctrl, MENU_TEXT_HINT_PARK, g.card_at(TALON))
         else:
-            _tell(ctrl, _NO_MOVES)
+            _tell(ctrl, MENU_TEXT_NO_MOVES)
 
 
 def show(panel, ctrl):

@@ -26,8 +26,8 @@ import time
 from sultan import const, forget
 from sultan.rules import engine
 from sultan.ui import sprites
-from sultan.ui.actions import PLAY
 from sultan.ui.layout import F0, PARK, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.modes import PLAY
 from sultan.ui.widgets import place
 
 SLIDE_MS = const(100)  # a played card's journey (the goal: <= ~120 ms)

@@ -25,8 +25,8 @@ from sultan import const, forget
 from sultan.rules import engine
 from sultan.rules.cards import STOCK_SIZE
 from sultan.ui import sprites, words
-from sultan.ui.controller import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
 from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
 from sultan.ui.widgets import place
 
 TYPE_CHECKING = False

@@ -5,7 +5,7 @@ holds what the game shows at any moment; ``use(lang)`` reads its sections into t
 module's tuples, dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
-- ``HELP``: the message line's key help while no message is up, by the controller's mode;
+- ``HELP``: the message line's key help while no message is up, by mode (``sultan.ui.modes``);
 - ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers, and ``MENU_TEXT``,
   what the menu says (``menu_items()`` reads both when the menu is first drawn);
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
@@ -20,8 +20,9 @@ The files: "#" comment lines and blank lines where you like, then sections, each
 with a "[name]" line.  In a words file, [text], [help], [menu], [menutext] and [refusals] in that order,
 a "KEY text" line each: the text runs from the one space after the key to the end of the
 line (so a key and two spaces give a text with a leading space; a key alone, an empty text).
-The keys are [text]'s names (a module saying a line names its place by a private const of
-the key's name), the controller's modes, the menu's M_* and the rules' R_* names;
+The keys are [text]'s and [menutext]'s names (a module saying a line names its place by
+``sultan.ui.lines``' TEXT_<KEY> or MENU_TEXT_<KEY>, generated from words_en.txt by
+tools/word_lines.py), the modes (``sultan.ui.modes``), the menu's M_* and the rules' R_* names;
 host_tests/test_words.py checks them.  In a pages file, a page's lines are taken as they
 stand, up to the next page (blank lines at its end left out).
 
@@ -33,22 +34,21 @@ draws the plain str they return; the strings use ASCII, А-Я а-я Ё ё and «
 
 from sultan import const, data_path
 from sultan.rules import engine
+from sultan.ui.lines import (
+    TEXT_KEYS_HELP,
+    TEXT_REDEALS_LEFT,
+    TEXT_REFUSED,
+    TEXT_RULESET0,
+    TEXT_STATUS_LONG,
+    TEXT_STATUS_SHORT,
+    TEXT_STATUS_TINY,
+    TEXT_TAG_LONG,
+    TEXT_TAG_SHORT,
+)
 
 EN = const(0)
 RU = const(1)
 FILES = ("words_en.txt", "words_ru.txt")  # by language number: the words kept while it is in use
-
-# The lines of TEXT said here, by place (a private const is compiled into the code: no name in
-# the heap); host_tests/test_words.py checks the numbers against the files' keys.
-_RULESET0 = const(0)  # the rulesets' names, by engine rules number
-_STATUS_LONG = const(2)  # the status line's formats, longest first: (deal, tag, pass, placed, missed)
-_STATUS_SHORT = const(3)
-_STATUS_TINY = const(4)
-_TAG_LONG = const(5)  # the status line's classic-rules tag, and its short form
-_TAG_SHORT = const(6)
-_REFUSED = const(16)
-_KEYS_HELP = const(17)
-_REDEALS_LEFT = const(8)
 
 STAR_COLS = const(2)  # the winnable deal's star takes the status line's first two columns
 
@@ -140,11 +140,11 @@ def menu_text():
 def refusal(code):
     """Why the rules refused an action, for refusal code ``code``."""
     r = REFUSALS
-    return r[code] if 0 <= code < len(r) else TEXT[_REFUSED] % code
+    return r[code] if 0 <= code < len(r) else TEXT[TEXT_REFUSED] % code
 
 
 def ruleset_name(rules):
-    return TEXT[_RULESET0 + rules] if 0 <= rules < len(engine.RULES_NAMES) else "?"
+    return TEXT[TEXT_RULESET0 + rules] if 0 <= rules < len(engine.RULES_NAMES) else "?"
 
 
 # ----------------------------------------------------------- what the screen draws
@@ -158,24 +158,24 @@ def status_text(g, cols, winnable=False):
     """
     t = TEXT
     lead = "  " if winnable else ""
-    tag = t[_TAG_LONG] if g.rules else ""
-    s = lead + t[_STATUS_LONG] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+    tag = t[TEXT_TAG_LONG] if g.rules else ""
+    s = lead + t[TEXT_STATUS_LONG] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + t[_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = lead + t[TEXT_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if g.rules:
-        tag = t[_TAG_SHORT]
+        tag = t[TEXT_TAG_SHORT]
     if len(s) > cols and g.rules:
-        s = lead + t[_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = lead + t[TEXT_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + t[_STATUS_TINY] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = lead + t[TEXT_STATUS_TINY] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     return s[:cols]
 
 
 def keys_help():
     """The key help the screen shows on a fresh start, until the first key."""
-    return TEXT[_KEYS_HELP]
+    return TEXT[TEXT_KEYS_HELP]
 
 
 def redeals_left(n):
     """The mark on the empty stock while ``n`` redeals are left ("R2", "П2")."""
-    return TEXT[_REDEALS_LEFT] % n
+    return TEXT[TEXT_REDEALS_LEFT] % n
