@@ -14,7 +14,8 @@ from sultan.ui import keys, words
 from sultan.ui.controller import Controller
 from sultan.ui.menu import M_AUTO, M_CHOOSE, M_LANGUAGE, M_RESTART, M_RULES, M_STATS
 from sultan.ui.modes import OVER
-from test_firmware_emulator import FIRMWARES, compare_png, emulate, image
+from sultan_host.board import compare_png
+from test_firmware_emulator import FIRMWARES, emulate, image
 from test_firmware_emulator import pytestmark as _needs_firmware
 
 pytestmark = [_needs_firmware, pytest.mark.slow]
