@@ -170,7 +170,7 @@ class Lookahead(Rollout):
         return True
 
     def move(self, g):
-        """The move ``run`` chooses in classic game ``g``, packed as a hint (``sultan.rules.actions``);
+        """The move ``run`` chooses in classic game ``g``, packed as a hint (see ``sultan.rules``);
         0 for a turn, or none (the player's rule then turns or redeals)."""
         stage = self.run(g)
         if stage == S_PLAY:
