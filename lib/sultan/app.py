@@ -6,7 +6,7 @@ the desktop simulator (pygame keys) and by the tests (``sultan_host.scripted.Scr
 
 Serial lines (the Wokwi scenarios and the emulator wait on them)::
 
-    SULTAN READY board=<board_id> deal=<n> mem_free=<bytes>
+    SULTAN READY board=<board_id> deal=<n> mem_free=<bytes> save=<sequence number of the save, 0: none>
     SULTAN key=<name> placed=<n> pass=<p> status=<playing|won|lost>
 
 Persistence: ``store`` is a ``sultan.saves.store.Store`` (``sultan.saves.nvm.open_store()``
@@ -82,8 +82,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     ctrl, screen = start(display, deal, store, rand_deal, sound)
     g = ctrl.game
     gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
-    free = gc.mem_free() if hasattr(gc, "mem_free") else 0  # CircuitPython's; CPython has none
-    console("SULTAN READY board=%s deal=%d mem_free=%d" % (board_id, g.deal, free))
+    console("SULTAN READY board=%s deal=%d mem_free=%d save=%d" % (  # gc.mem_free: CircuitPython's only
+        board_id, g.deal, gc.mem_free() if hasattr(gc, "mem_free") else 0, getattr(store, "seq", 0)))
     saved = ctrl.changes
     settings = ctrl.settings()
     n = 0
