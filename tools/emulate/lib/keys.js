@@ -7,6 +7,7 @@
 // flash kept; then a wait for SULTAN READY), CUT@ms (power lost that many ms after the previous key's press,
 // or after the end of the previous word when that is no plain key; then the board boots again as RESET),
 // CUT@WRITE+ms (power lost that many ms after the next flash erase or program starts: aimed at a save).
+// After each power cycle's READY a screenshot NN-READY.png (with shots on).
 // A key right before CUT@ is pressed and released but its line is not waited for: the cut may land
 // inside what the key started (its frame, its save).
 
@@ -20,6 +21,12 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
     steps.push({ delay: ms + 'ms' });
     steps.push({ 'set-control': { 'part-id': b.id, control: 'pressed', value: 0 } });
   };
+  // the screen a power cycle's boot shows at READY (a damaged save's message is on it): NN-READY.png
+  const shootReady = () => {
+    if (!shots) return;
+    shot++;
+    steps.push({ 'take-screenshot': { 'part-id': 'lcd', 'save-to': `${String(shot).padStart(2, '0')}-READY.png` } });
+  };
   const words = keys.split(/[\s,]+/).filter(Boolean);
   words.forEach((word, w) => {
     const cutNext = w + 1 < words.length && /^CUT@/i.test(words[w + 1]);
@@ -30,12 +37,14 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
     }
     if (upper === 'RESET') {
       steps.push({ 'power-cycle': { kind: 'RESET' } });
+      shootReady();
       return;
     }
     const aimed = /^CUT@WRITE\+(\d{1,5}(?:\.\d{1,3})?)$/i.exec(word);
     if (aimed) {
       // aimed at the flash: that many ms after the next erase or program starts (the save's write)
       steps.push({ 'power-cycle': { kind: 'CUT', write_ms: Number(aimed[1]) } });
+      shootReady();
       return;
     }
     const cut = /^CUT@(\d{1,7}(?:\.\d{1,3})?)$/i.exec(word);
@@ -43,6 +52,7 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
       const prev = w > 0 ? words[w - 1] : '';
       const fromPress = /^[A-Za-z]+(?:\*\d{1,4})?$/.test(prev) && !/^(RELOAD|RESET)$/i.test(prev);
       steps.push({ 'power-cycle': { kind: 'CUT', after_ms: Number(cut[1]), from: fromPress ? 'press' : 'now' } });
+      shootReady();
       return;
     }
     if (/^CUT@/i.test(word)) throw new Error('bad cut ' + word.slice(0, 40) + ' (want CUT@ms, e.g. CUT@10050)');

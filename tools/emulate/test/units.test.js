@@ -402,3 +402,10 @@ test('flash: --flash-time-scale 0 makes an erase end at once; a cut then finds n
   assert.strictEqual(chip.powerCut(rng(1)).during, null);
   assert.strictEqual(chip.report().time_scale, 0);
 });
+
+test('keys: each power cycle shoots the boot at READY (NN-READY.png) when shots are on', () => {
+  const buttons = new Netlist(diagram).buttons();
+  const steps = keySteps('START CUT@WRITE+1 LEFT RESET', buttons, 60, 100, true);
+  const names = steps.filter((s) => s['take-screenshot']).map((s) => s['take-screenshot']['save-to']);
+  assert.deepStrictEqual(names, ['00-ready.png', '01-READY.png', '02-LEFT.png', '03-READY.png']);
+});
