@@ -8,10 +8,12 @@ cards, pass, placed count and statistics come back, and undo reaches back across
 itself, read out of the flash image, holds the very record the host's store wrote.
 """
 
+import re
+
 import pytest
-from sultan.saves.memory import MemoryRegion
 from sultan.saves.store import Slots, Store
 from sultan.ui.menu import M_RESTART, M_STATS
+from sultan_host.bench.powercut import PicoRegion
 from sultan_host.board import compare_png
 from test_firmware_emulator import FIRMWARES, emulate, image
 from test_firmware_emulator import pytestmark as _needs_firmware
@@ -31,24 +33,25 @@ def names(words):
 
 
 def host_screens(deal, before, after):
-    """The host's pictures of the keys ``after`` (the screen after each) on a fresh app over the
-    region the host's store left after ``before``; and that region's bytes (key names, no bursts)."""
+    """The host's screens on a fresh app over the region its store left after ``before`` (key names):
+    at READY, then after each key of ``after``; and that region's bytes.  The region is the Pico's
+    (4 KB, its erased bytes written without an erase), so the store lays it out as the board does."""
     from sultan_host.desktop.screenshot import render
 
     size = "%dx%d" % SIZE
-    region = MemoryRegion()
+    region = PicoRegion(data=b"\xff" * NVM_SIZE)
     render(deal, size, " ".join(before), store=Store(region))  # run() flushes at the end: the idle write
     saved = bytes(region.data)
     pictures = []
-    for n in range(1, len(after) + 1):
-        img, _ctrl = render(deal, size, " ".join(after[:n]), store=Store(MemoryRegion(data=saved)))
+    for n in range(len(after) + 1):
+        img, _ctrl = render(deal, size, " ".join(after[:n]), store=Store(PicoRegion(data=saved)))
         pictures.append(img)
     return pictures, saved
 
 
 def device_run(tmp_path, tmp_path_factory, version, deal, before, after):
-    """The emulator's pictures after each key of ``after`` (words), played after ``before`` (words),
-    the idle write and RESET; and the NVM sector at the end."""
+    """The emulator's screens after RESET: at READY, then after each key of ``after`` (words), played
+    after ``before`` (words) and the idle write; and the NVM sector at the end."""
     shots = tmp_path / "shots"
     flash = tmp_path / "flash.bin"
     words = before + [IDLE_WRITE, "RESET"] + after
@@ -57,7 +60,7 @@ def device_run(tmp_path, tmp_path_factory, version, deal, before, after):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     found = compare_png.emulator_shots(str(shots))
     shot_before = sum(1 for w in before if not w.endswith("!"))
-    assert len(found) == 1 + shot_before + len(after)
+    assert len(found) == 1 + shot_before + 1 + len(after)
     nvm = flash.read_bytes()[NVM_OFFSET:NVM_OFFSET + NVM_SIZE]
     return [path for _i, _k, path in found[1 + shot_before:]], nvm, proc.stdout
 
@@ -69,12 +72,12 @@ def differences(tmp_path, device, host, keys):
         host[n].save(want)
         r = compare_png.compare(path, str(want), str(tmp_path / ("diff-%02d.png" % n)))
         if r["differ"] != 0:
-            out.append("after RESET and %s: %s" % (" ".join(keys[:n + 1]), compare_png.describe(r)))
+            out.append("after RESET%s: %s" % ("".join(" " + k for k in keys[:n]), compare_png.describe(r)))
     return out
 
 
 def newest_record(region_bytes):
-    rec, game, damaged = Slots(MemoryRegion(data=region_bytes)).read()  # the Pico: a log over all 4 KB
+    rec, game, damaged = Slots(PicoRegion(data=region_bytes)).read()
     assert not damaged
     return rec, game
 
@@ -90,7 +93,9 @@ def test_a_game_and_the_statistics_come_back_after_a_power_cycle(tmp_path, tmp_p
     after = ["LEFT", "B", "B"] + Plan(7).choose(M_STATS).words
     host, saved = host_screens(7, before, after)
     device, nvm, out = device_run(tmp_path, tmp_path_factory, version, 7, before, after)
-    assert out.count("SULTAN READY") == 2, out[-2000:]
+    readies = re.findall(r"^SULTAN READY .* save=(\d+)", out, re.M)
+    assert len(readies) == 2, out[-2000:]
+    assert readies[0] == "0" and int(readies[1]) == newest_record(saved)[0].seq  # none, then the host's
     differ = differences(tmp_path, device, host, after)
     assert not differ, "\n".join(differ)
     rec_d, game_d = newest_record(nvm)

@@ -33,7 +33,7 @@ DEAL = 7
 KINDS = ("first write", "checkpoint", "pass end", "settings", "decided")
 OUTCOMES = ("last", "before", "damaged", "erased")
 IDLE = "WAIT:11000"  # the store writes after 10 s without a key
-JUNK = bytes(range(256)) * 8  # a region that reads as damage
+JUNK = bytes(range(256)) * 16  # a region (up to 4 KB) that reads as damage
 
 
 class Menu:
@@ -146,34 +146,44 @@ def words(trials):
     return " ".join(out)
 
 
-class RecordingRegion(MemoryRegion):
-    """A RAM region that keeps a copy of itself after every write."""
+class PicoRegion(MemoryRegion):
+    """The Pico's NVM in RAM: 4 KB whose erased bytes are written without an erase, so the host's
+    store lays its saves out as the board's does (``sultan.saves.nvm``)."""
+
+    erase_free = True
+
+
+class RecordingRegion(PicoRegion):
+    """A Pico region that keeps a copy of itself after every write."""
 
     def __init__(self, data):
-        MemoryRegion.__init__(self, data=data)
+        PicoRegion.__init__(self, data=data)
         self.after = []
 
     def write(self, offset, data):
-        MemoryRegion.write(self, offset, data)
+        PicoRegion.write(self, offset, data)
         self.after.append(bytes(self.data))
 
 
 def pictures(region, check, size):
-    """The host's screens after each check key, on a fresh app over ``region``; and the region after."""
+    """What a board booting on ``region`` shows: (the save's sequence number at READY, [the READY
+    screen, then the screen after each check key]), and the region after the check keys."""
     from sultan_host.desktop.screenshot import render
 
+    store = Store(PicoRegion(data=region))
+    store.load(engine.Game(deal=DEAL))  # as the board's start: a damaged save is replaced at once
     out = []
     final = None
-    for n in range(1, len(check) + 1):
-        r = MemoryRegion(data=region)
+    for n in range(len(check) + 1):
+        r = PicoRegion(data=region)
         img, _ctrl = render(DEAL, size, " ".join(check[:n]), store=Store(r))
         out.append(img)
         final = bytes(r.data)
-    return out, final
+    return (store.seq, out), final
 
 
 def candidates(trial, region, size):
-    """{outcome: (pictures, region after the check)} for ``trial`` started on ``region``'s bytes."""
+    """{outcome: ((seq, pictures), region after the check)} for ``trial`` started on ``region``."""
     from sultan_host.desktop.screenshot import render
 
     rec = RecordingRegion(region)
@@ -181,7 +191,7 @@ def candidates(trial, region, size):
     if not rec.after:
         raise RuntimeError("%s: the host wrote nothing" % trial.kind)
     regions = {"last": rec.after[-1], "before": rec.after[-2] if len(rec.after) > 1 else region,
-               "damaged": JUNK, "erased": b"\xff" * len(region)}
+               "damaged": JUNK[:len(region)], "erased": b"\xff" * len(region)}
     return {name: pictures(data, trial.check, size) for name, data in regions.items()}
 
 
@@ -202,39 +212,45 @@ def whole_sector(cut, ops, nvm):
 
 
 def region_size():
-    """The bytes of the Pico's 4 KB NVM the store uses (``sultan.saves.nvm``'s region)."""
-    from sultan.saves.nvm import NvmRegion
-
-    return len(NvmRegion(bytearray(4096)))
+    """The bytes of the Pico's NVM the store uses: its whole 4 KB sector (``sultan.saves.nvm``)."""
+    return 4096
 
 
 def shots_of(trials, shots):
-    """[[check shot paths] per trial] from the run's screenshots in order (00-ready first): every
-    key is shot (the plan has no bursts) but the one right before a cut."""
+    """[[the READY shot, then the check shots] per trial] from the run's screenshots in order (00-ready
+    first): every key is shot (the plan has no bursts) but the one right before a cut, and every boot
+    after a cut at READY."""
     shots = list(shots)[1:]
     out = []
     for t in trials:
         shots = shots[len(t.keys()) - 1:]
-        out.append(shots[:len(t.check)])
-        shots = shots[len(t.check):]
+        out.append(shots[:1 + len(t.check)])
+        shots = shots[1 + len(t.check):]
     return out
 
 
 def verdicts(trials, shots, report, size, same):
-    """Each trial's outcome (set on it, and returned): the first of OUTCOMES whose host pictures
-    ``same(shot_path, image)`` takes for every check key; None for none of them."""
+    """Each trial's outcome (set on it, and returned): the first of OUTCOMES whose save number at
+    READY is the board's and whose pictures ``same(shot_path, image)`` takes, READY and every check
+    key; None for none of them."""
+    import re
+
     region = b"\xff" * region_size()
     flash = report["flash"]
     cuts = [c for c in flash["cuts"] if c.get("kind") == "CUT"]
-    if len(cuts) != len(trials):
-        raise RuntimeError("%d cuts for %d trials" % (len(cuts), len(trials)))
-    for t, paths, cut in zip(trials, shots_of(trials, shots), cuts, strict=True):
-        t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]))
+    boots = [b for b in flash["boots"] if b.get("cause") == "CUT"]
+    if not len(cuts) == len(boots) == len(trials):
+        raise RuntimeError("%d cuts, %d boots for %d trials" % (len(cuts), len(boots), len(trials)))
+    for t, paths, cut, boot in zip(trials, shots_of(trials, shots), cuts, boots, strict=True):
+        m = re.search(r" save=(\d+)", boot.get("ready") or "")
+        seq = int(m.group(1)) if m else -1
+        t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]), seq=seq)
         found = candidates(t, region, size)
         t.outcome = None
         for name in OUTCOMES:
-            images, after = found[name]
-            if len(paths) == len(images) and all(same(p, img) for p, img in zip(paths, images, strict=True)):
+            (want_seq, images), after = found[name]
+            if want_seq == seq and len(paths) == len(images) and all(
+                    same(p, img) for p, img in zip(paths, images, strict=True)):
                 t.outcome, region = name, after
                 break
         if t.outcome is None:
