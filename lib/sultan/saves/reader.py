@@ -157,20 +157,17 @@ def _newest(data, offsets):
 def read(slots, game=None):
     """(record, game, damaged): the newest record that holds, with its game replayed.
 
-    The records are found one after another from the region's start (a log,
-    or the first of two slots) and from its second slot's start; the newest
-    by sequence number whose CRC holds is replayed.  ``record`` is None when
-    none holds.  ``game`` is the saved game replayed (into the given ``game``
-    when it has the same rules, see ``restore``), None when the record has
-    none or it does not replay; a newest record whose moves do not replay
-    gives way to the one before it when that one does.  ``damaged``:
-    something was found that does not hold (never for an erased or fresh
-    region: that is no save; never for a record cut short beside older
-    ones: that is a cut write).
-
-    Sets on ``slots``: ``seq`` (the newest), where the record the next write
-    keeps is (``last``: the one loaded; -1: none) and a log's ``end`` (-1
-    unless all erased from there on; None stays: two slots).  The region is read once, whole.
+    The records are found one after another from the region's start (a log, or
+    the first of two slots) and from its second slot's start; the newest by
+    sequence number whose CRC holds is replayed (into ``game`` when it has the
+    same rules, see ``restore``).  ``record`` None: none holds; ``game`` None:
+    it has none, or it does not replay (a newest record whose moves do not
+    replay gives way to the one before it when that one does).  ``damaged``:
+    something that does not hold (never an erased or fresh region: no save;
+    never a record cut short beside older ones: a cut write).  Sets on
+    ``slots``: ``seq`` (the newest), ``last`` (the record the next write keeps:
+    the one loaded; -1: none) and a log's ``end`` (-1 unless all erased from
+    there on; None stays: two slots).  The region is read once, whole.
     """
     if not slots.enabled:
         return None, None, False
