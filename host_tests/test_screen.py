@@ -52,6 +52,11 @@ def shot(rig, name):
     assert err is None, err
 
 
+def pitch(xs):
+    """The step between a layout's card columns (``col_x``) or rows (``row_y``)."""
+    return xs[2] - xs[1]
+
+
 def rgb(c):
     from sultan_host.desktop.headless import rgb565
 
@@ -189,7 +194,7 @@ def test_the_divan_stands_on_trays(rig):
     # a card's rounded corner shows the tray, not the felt
     cx, cy = lay.place_xy(1)
     assert rig.virtual(fb, cx, cy) == tray
-    assert (rig.region(fb, (px, py, 3 * rig.layout.pitch_x, 3 * rig.layout.pitch_y)) == tray).sum() == 0
+    assert (rig.region(fb, (px, py, 3 * pitch(lay.col_x), 3 * pitch(lay.row_y))) == tray).sum() == 0
 
 
 def test_key_help_until_the_first_key(rig):
@@ -212,7 +217,7 @@ def test_cursor_moves_and_only_rings_change(rig):
         # the refresh redrew the two rings' union and nothing else
         x, y, w, h = ring(rig, F0)
         s = rig.scale
-        assert rig.display.refreshed_pixels() <= (w + rig.layout.pitch_x) * h * s * s
+        assert rig.display.refreshed_pixels() <= (w + pitch(rig.layout.col_x)) * h * s * s
 
 
 def test_selection(rig):

@@ -4,12 +4,12 @@
 and on CircuitPython a module's code is heap.
 """
 
+from sultan import forget
 from sultan.rules import engine
 from sultan.ui import words
 from sultan.ui.actions import random_deal_number
 from sultan.ui.controller import Controller, settings_rules
 from sultan.ui.lines import TEXT_SAVE_DAMAGED
-from sultan.ui.screen import Screen
 
 
 def start(display, deal, store, rand_deal, sound, has_sound):
@@ -30,7 +30,10 @@ def start(display, deal, store, rand_deal, sound, has_sound):
     sound.set_sound(ctrl.sound_on)
     sound.set_lights(ctrl.lights_on)
     display.auto_refresh = False  # before the screen exists: no half-built frame is ever shown
-    screen = Screen(display)
+    from sultan.ui import build  # the screen's making, once: then its code goes
+
+    screen = build.screen(display)
+    forget("sultan.ui.build")
     text = store.take_message()  # damage found at load
     if text:
         if ctrl.lang != words.EN:

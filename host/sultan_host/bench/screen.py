@@ -123,7 +123,7 @@ def figures(size, deals):
             s[4] = max(s[4], sent)
     seen = {}
     counts = {"Group": 0, "TileGrid": 0, "vectorio": 0, "Bitmap": 0, "Palette": 0}
-    walk(screen.root, seen, counts)
+    walk(d.root_group, seen, counts)
     import displayio
 
     bmp_total = sum(bitmap_bytes(o) for o in seen.values() if isinstance(o, displayio.Bitmap))

@@ -2,11 +2,11 @@
 in named steps.
 
 ``layout(width, height)`` is the ``sultan.ui.layout.Layout`` of a display.
-``make(screen, display)`` reads the sprite and glyph sheets into Bitmaps, builds the felt,
-the 17 cards, the counts, the status and message lines, the rings and the panel, and hangs
-them on ``screen`` (a ``sultan.ui.screen.Screen``).  ``Screen`` imports this module for that
-and forgets it at once: none of this code is wanted again, and on CircuitPython a module's
-bytecode is heap (about 3 KB here).
+``screen(display)`` reads the sprite and glyph sheets into Bitmaps, builds the felt,
+the 17 cards, the counts, the status and message lines, the rings and the panel, hangs them
+on the display and returns the ``sultan.ui.screen.Screen`` holding them.  The game's start
+(``sultan.starting``) imports this module for that and forgets it at once: none of this code
+is wanted again, and on CircuitPython a module's bytecode is heap (about 3 KB here).
 """
 
 import displayio
@@ -28,6 +28,7 @@ from sultan.ui.layout import (
     TALON,
     TEXT_H,
     Layout,
+    cell_of,
 )
 from sultan.ui.textgrid import TextLine, palette
 from sultan.ui.widgets import Panel, Ring
@@ -71,67 +72,65 @@ _PANEL_LINES = const(9)  # the tallest page (host_tests/test_words.py checks the
 
 def layout(width, height):
     """The ``Layout`` of a ``width`` x ``height`` display."""
-    lay = Layout()
     s = min(width // 160, height // 120)
-    lay.scale = s if s > 1 else 1
-    lay.width = width
-    lay.height = height
-    lay.vw = width // lay.scale
-    lay.vh = height // lay.scale
-    _columns(lay, lay.vw)
-    _rows(lay, lay.vh)
-    _text(lay, lay.vw, lay.vh)
-    return lay
+    scale = s if s > 1 else 1
+    vw = width // scale
+    vh = height // scale
+    col_x = _columns(vw)
+    row_y = _rows(vh)
+    text_cols = vw // GLYPH_W
+    pad = (TEXT_H - GLYPH_H) // 2
+    panel_frame, panel_lines, panel_cols, panel_x_max = _panel(scale, vw, vh)
+    # the two card counts: the stock's on its back, the talon's in the corner under it
+    count_w = COUNT_COLS * GLYPH_W
+    col, row = cell_of(STOCK)
+    x, y = col_x[col], row_y[row]
+    stock_count_xy = (x + (CARD_W - count_w) // 2, y + (CARD_H - GLYPH_H) // 2)
+    col, row = cell_of(TALON)
+    x, y = col_x[col], row_y[row]
+    talon_count_xy = (x + (CARD_W - count_w) // 2, y + row_y[1] - row_y[0] + 1)  # a row's pitch down
+    return Layout(scale, vw, vh, col_x, row_y,
+                  text_cols, (0, pad), (0, vh - TEXT_H + pad),
+                  panel_frame, panel_lines, panel_cols, panel_x_max, min(panel_lines, _MENU_LINES),
+                  stock_count_xy, talon_count_xy)
 
 
-def _columns(lay, vw):
-    """Columns: divan | pyramid (3) | divan | stock and talon, centred."""
+def _columns(vw):
+    """Columns: divan | pyramid (3) | divan | stock and talon, centred: their x."""
     px = CARD_W + _PYRAMID_GAP
     total = 6 * CARD_W + 2 * _PYRAMID_GAP + 2 * _DIVAN_GAP + _STOCK_GAP
     x = (vw - total) // 2
     pyramid = x + CARD_W + _DIVAN_GAP
     right = pyramid + 3 * px - _PYRAMID_GAP + _DIVAN_GAP
-    lay.col_x = (x, pyramid, pyramid + px, pyramid + 2 * px, right, right + CARD_W + _STOCK_GAP)
-    lay.pitch_x = px
+    return x, pyramid, pyramid + px, pyramid + 2 * px, right, right + CARD_W + _STOCK_GAP
 
 
-def _rows(lay, vh):
-    """Three rows of cards between the two text bands, 3 pixels apart (2 when tight)."""
+def _rows(vh):
+    """Three rows of cards between the two text bands, 3 pixels apart (2 when tight): their y."""
     free = vh - 2 * TEXT_H - 3 * CARD_H
     gr = 2 if free < 12 else 3
     top = (free - 2 * gr) // 2
     y0 = TEXT_H + (top if top > 0 else 0)
-    lay.row_y = (y0, y0 + CARD_H + gr, y0 + 2 * (CARD_H + gr))
-    lay.pitch_y = CARD_H + gr
+    return y0, y0 + CARD_H + gr, y0 + 2 * (CARD_H + gr)
 
 
-def _text(lay, vw, vh):
-    """The text grids: status and message lines, the panel, the two card counts."""
-    lay.text_cols = vw // GLYPH_W
-    pad = (TEXT_H - GLYPH_H) // 2
-    lay.status_xy = (0, pad)
-    lay.message_xy = (0, vh - TEXT_H + pad)
-    # The panel: a text line per line of content, as wide as the widest (Layout.panel_rect), so
-    # opening or closing it redraws no more than it shows; in its frame (see PANEL_W).
+def _panel(scale, vw, vh):
+    """The panel's (frame, lines, columns, left edge at most).
+
+    A text line per line of content, as wide as the widest (Layout.panel_rect), so opening or
+    closing it redraws no more than it shows; in its frame (see PANEL_W)."""
     fw = min(PANEL_W, vw)
     fh = min(PANEL_H, vh)
-    lay.panel_frame = ((vw - fw) // 2, (vh - fh) // 2, fw, fh)  # virtual pixels
-    lay.panel_lines = min((fh - 2 * TEXT_H) // LINE_H, _PANEL_LINES)
-    if lay.scale > 1:
+    frame = ((vw - fw) // 2, (vh - fh) // 2, fw, fh)  # virtual pixels
+    lines = min((fh - 2 * TEXT_H) // LINE_H, _PANEL_LINES)
+    if scale > 1:
         # On CircuitPython a scaled TileGrid reaching past the display's right edge is repainted
         # whole at every refresh (a menu step at 320x240: 32,480 pixels, 190 ms; within the screen,
         # 480 pixels, 14 ms): the lines end inside it, and a panel stands no further right.
-        lay.panel_cols = fw // GLYPH_W
-        lay.panel_x_max = fw - lay.panel_cols * GLYPH_W
-    else:  # the lines reach past the frame's right edge from any column (at 1x that costs nothing)
-        lay.panel_cols = fw // GLYPH_W + 1
-        lay.panel_x_max = fw
-    lay.menu_lines = min(lay.panel_lines, _MENU_LINES)
-    count_w = COUNT_COLS * GLYPH_W
-    x, y = lay.place_xy(STOCK)
-    lay.stock_count_xy = (x + (CARD_W - count_w) // 2, y + (CARD_H - GLYPH_H) // 2)
-    x, y = lay.place_xy(TALON)
-    lay.talon_count_xy = (x + (CARD_W - count_w) // 2, y + lay.pitch_y + 1)
+        cols = fw // GLYPH_W
+        return frame, lines, cols, fw - cols * GLYPH_W
+    # the lines reach past the frame's right edge from any column (at 1x that costs nothing)
+    return frame, lines, fw // GLYPH_W + 1, fw
 
 
 def tray_rect(lay, side):
@@ -224,31 +223,31 @@ def parked(obj):
 
 
 
-def make(s, display):
-    """Build every object of screen ``s`` for ``display`` and make it the display's root."""
-    s.sheet, s.palette = sheet()
-    s.glyphs = read_bitmap(sprites.GLYPH_FILE)
-    s.root = displayio.Group()  # the vectorio shapes, in real pixels, then the board
-    s.board = displayio.Group(scale=s.layout.scale)  # the rest, in virtual pixels
-    felt(s)
-    s.root.append(s.board)
-    cards(s)
+def screen(display):
+    """The game's ``sultan.ui.screen.Screen`` for ``display``, every object made and hung on the
+    display's root."""
+    from sultan.ui.screen import Screen
+
+    lay = layout(display.width, display.height)
+    art, art_palette = sheet()
+    glyphs = read_bitmap(sprites.GLYPH_FILE)
+    root = displayio.Group()  # the vectorio shapes, in real pixels, then the board
+    board = displayio.Group(scale=lay.scale)  # the rest, in virtual pixels
+    felt(root, lay)
+    root.append(board)
+    card_grids = cards(board, art, art_palette, lay)
     on_felt = palette(TEXT, sprites.COLORS[sprites.FELT])  # white on the felt: the talon's count, the status
-    counts(s, on_felt)
-    lines(s, on_felt)
-    rings(s)
-    panel(s)
-    display.root_group = s.root
+    stock_count, talon_count = counts(board, glyphs, on_felt)
+    status, message, chips, star = lines(board, art, art_palette, glyphs, lay, on_felt)
+    hint_rings = rings(board)
+    the_panel = panel(board, glyphs, lay)
+    display.root_group = root
+    return Screen(lay, art, art_palette, board, card_grids, stock_count, talon_count,
+                  status, message, chips, star, hint_rings, the_panel)
 
 
-def _add(s, tg):
-    """Put ``tg`` on the screen's board (in virtual pixels, over what is there); returns it."""
-    s.board.append(tg)
-    return tg
-
-
-def _sprites(s, width, height, tile, x=0, y=0):
-    return displayio.TileGrid(s.sheet, pixel_shader=s.palette, width=width, height=height,
+def _sprites(art, art_palette, width, height, tile, x=0, y=0):
+    return displayio.TileGrid(art, pixel_shader=art_palette, width=width, height=height,
                               tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
                               default_tile=tile, x=x, y=y)
 
@@ -266,60 +265,68 @@ def _rectangle(pal, rect, scale):
     return vectorio.Rectangle(pixel_shader=pal, width=w * scale, height=h * scale, x=x * scale, y=y * scale)
 
 
-def felt(s):
+def felt(root, lay):
     """The felt and the divan's trays: vectorio rectangles, which displayio draws at an eighth
     of a TileGrid's cost a pixel (0.6 us against 4.6 on the Pico: the first refresh, and
     every panel closed, redraw them).  In real pixels, outside the scaled board: Blinka
     does not scale a vectorio shape with its Group, CircuitPython does."""
-    lay = s.layout
-    s.root.append(_rectangle(_fill_palette(sprites.FELT), (0, 0, lay.vw, lay.vh), lay.scale))
+    root.append(_rectangle(_fill_palette(sprites.FELT), (0, 0, lay.vw, lay.vh), lay.scale))
     tray = _fill_palette(sprites.TRAY)  # the two trays share it
     for side in (0, 1):
-        s.root.append(_rectangle(tray, tray_rect(lay, side), lay.scale))
+        root.append(_rectangle(tray, tray_rect(lay, side), lay.scale))
 
 
-def cards(s):
-    """One 2x3 TileGrid per place; the sultan's face never changes."""
-    s.cards = []
+def cards(board, art, art_palette, lay):
+    """One 2x3 TileGrid per place, on ``board``; the sultan's face never changes."""
+    grids = []
     for p in range(SULTAN_PLACE + 1):
-        x, y = s.layout.place_xy(p)
-        s.cards.append(_add(s, _sprites(s, _CARD_COLS, _CARD_ROWS, sprites.T_EMPTY, x, y)))
-    sultan = s.cards[SULTAN_PLACE]
+        x, y = lay.place_xy(p)
+        tg = _sprites(art, art_palette, _CARD_COLS, _CARD_ROWS, sprites.T_EMPTY, x, y)
+        board.append(tg)
+        grids.append(tg)
+    sultan = grids[SULTAN_PLACE]
     for i in range(_CARD_TILES):
         sultan[i] = sprites.T_SULTAN + i
+    return grids
 
 
-def counts(s, on_felt):
+def counts(board, glyphs, on_felt):
     """The stock's and the talon's card counts, parked until first shown."""
-    s.stock_count = TextLine(s.glyphs, palette(TEXT, sprites.COLORS[sprites.BACK]), COUNT_COLS)
-    s.talon_count = TextLine(s.glyphs, on_felt, COUNT_COLS)
-    _add(s, parked(s.stock_count.grid))
-    _add(s, parked(s.talon_count.grid))
+    stock_count = TextLine(glyphs, palette(TEXT, sprites.COLORS[sprites.BACK]), COUNT_COLS)
+    talon_count = TextLine(glyphs, on_felt, COUNT_COLS)
+    board.append(parked(stock_count.grid))
+    board.append(parked(talon_count.grid))
+    return stock_count, talon_count
 
 
-def lines(s, on_felt):
+def lines(board, art, art_palette, glyphs, lay, on_felt):
     """Status and message lines; chips draw cards in the message, a star marks a winnable deal."""
     felt_color = sprites.COLORS[sprites.FELT]
-    x, y = s.layout.status_xy
-    s.status = TextLine(s.glyphs, on_felt, s.cols, x, y)
-    x, y = s.layout.message_xy
-    s.message = TextLine(s.glyphs, palette(MESSAGE, felt_color), s.cols, x, y)
-    _add(s, s.status.grid)
-    _add(s, s.message.grid)
-    s.chips = [_add(s, parked(_sprites(s, _CARD_COLS, 1, sprites.T_EMPTY))) for _ in range(_CHIPS)]
-    s.star = _add(s, parked(_sprites(s, 1, 1, sprites.T_STAR)))
+    x, y = lay.status_xy
+    status = TextLine(glyphs, on_felt, lay.text_cols, x, y)
+    x, y = lay.message_xy
+    message = TextLine(glyphs, palette(MESSAGE, felt_color), lay.text_cols, x, y)
+    board.append(status.grid)
+    board.append(message.grid)
+    chips = [parked(_sprites(art, art_palette, _CARD_COLS, 1, sprites.T_EMPTY)) for _ in range(_CHIPS)]
+    for chip in chips:
+        board.append(chip)
+    star = parked(_sprites(art, art_palette, 1, 1, sprites.T_STAR))
+    board.append(star)
+    return status, message, chips, star
 
 
-def rings(s):
+def rings(board):
     """Rings: hint (two), selection, cursor -- bars of one frame bitmap, in three palettes."""
     frame = frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
     hint = frame_palette(HINT, None)
-    s.rings = [ring(frame, hint, _OUTER), ring(frame, hint, _OUTER),
-               ring(frame, frame_palette(None, SELECTED), _INNER),
-               ring(frame, frame_palette(CURSOR, None), _OUTER)]
-    for r in s.rings:
+    out = [ring(frame, hint, _OUTER), ring(frame, hint, _OUTER),
+           ring(frame, frame_palette(None, SELECTED), _INNER),
+           ring(frame, frame_palette(CURSOR, None), _OUTER)]
+    for r in out:
         for bar in r.bars:
-            _add(s, bar)
+            board.append(bar)
+    return out
 
 
 def ring(frame, pal, band):
@@ -337,17 +344,15 @@ def ring(frame, pal, band):
     return Ring(offsets, bars)
 
 
-def panel(s):
+def panel(board, glyphs, lay):
     """The panel, on top of everything on the board, at the table's scale (see PANEL_W).  Not a
     scaled Group of its own: on CircuitPython a TileGrid moved in one (the menu's ">") repainted
     the whole panel, 32,480 pixels at 320x240, where on the board it repaints its own 480."""
-    lay = s.layout
     paper = sprites.COLORS[sprites.PANEL]
     pal = palette(TEXT, paper)
-    lines = [TextLine(s.glyphs, pal, lay.panel_cols) for _ in range(lay.panel_lines)]
-    marker = TextLine(s.glyphs, palette(CURSOR, paper), 1)
+    text = [TextLine(glyphs, pal, lay.panel_cols) for _ in range(lay.panel_lines)]
+    marker = TextLine(glyphs, palette(CURSOR, paper), 1)
     marker.write(_MARKER)
-    for line in lines + [marker]:
-        _add(s, parked(line.grid))
-    s.panel = Panel(lay, lines, marker)
-
+    for line in text + [marker]:
+        board.append(parked(line.grid))
+    return Panel(lay, text, marker)

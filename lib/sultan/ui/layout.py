@@ -56,28 +56,28 @@ def cell_of(place):
 
 class Layout:
     """Geometry for a display (all in virtual pixels): the figures ``sultan.ui.build.layout``
-    works out for its size, and where a place, its ring or a panel goes."""
+    works out for its size (and gives to the constructor), and where a place, its ring or a
+    panel goes."""
 
-    # set by sultan.ui.build.layout (annotations only: no code, no heap on the board)
-    scale: int  # real pixels a virtual one
-    width: int  # the display's, in real pixels
-    height: int
-    vw: int  # the virtual screen
-    vh: int
-    col_x: "tuple[int, ...]"  # the six card columns' x
-    pitch_x: int
-    row_y: "tuple[int, ...]"  # the three card rows' y
-    pitch_y: int
-    text_cols: int  # the status and message lines' columns
-    status_xy: "tuple[int, int]"
-    message_xy: "tuple[int, int]"
-    panel_frame: "tuple[int, int, int, int]"  # (x, y, w, h), virtual: the panel stands in it
-    panel_lines: int
-    panel_cols: int
-    panel_x_max: int  # a panel's left edge at most (see sultan.ui.build._text)
-    menu_lines: int
-    stock_count_xy: "tuple[int, int]"
-    talon_count_xy: "tuple[int, int]"
+    def __init__(self, scale, vw, vh, col_x, row_y,
+                 text_cols, status_xy, message_xy,
+                 panel_frame, panel_lines, panel_cols, panel_x_max, menu_lines,
+                 stock_count_xy, talon_count_xy):
+        self.scale = scale  # real pixels a virtual one
+        self.vw = vw  # the virtual screen
+        self.vh = vh
+        self.col_x = col_x  # the six card columns' x
+        self.row_y = row_y  # the three card rows' y
+        self.text_cols = text_cols  # the status and message lines' columns
+        self.status_xy = status_xy
+        self.message_xy = message_xy
+        self.panel_frame = panel_frame  # (x, y, w, h), virtual: the panel stands in it
+        self.panel_lines = panel_lines
+        self.panel_cols = panel_cols
+        self.panel_x_max = panel_x_max  # a panel's left edge at most (see sultan.ui.build._panel)
+        self.menu_lines = menu_lines
+        self.stock_count_xy = stock_count_xy
+        self.talon_count_xy = talon_count_xy
 
     def panel_rect(self, width):
         """(x, y) in the panel's frame of a panel whose text is ``width`` columns wide: against

@@ -1,13 +1,13 @@
 """The game screen on displayio: built once, in named steps (``sultan.ui.build``), then
 updated in place.
 
-``Screen(display)`` makes every displayio object the game ever shows and sets
-``display.root_group``: the felt, the divan's two trays, 17 cards (2x3 TileGrids over
-the sprite sheet), the stock's and talon's card counts, the status and message lines, the
-highlight rings and the panel for menus and pages.  All text is ``TextLine``s: a TileGrid
-of glyph cells each.  ``update(ctrl)`` then only rewrites tiles, moves rings and hides
-or shows, touching nothing that did not change, so each refresh sends only the changed
-areas.  It never calls ``display.refresh()``: the main loop does, once per key.
+``sultan.ui.build.screen(display)`` makes every displayio object the game ever shows, sets
+``display.root_group`` and returns the ``Screen`` holding them: the felt, the divan's two
+trays, 17 cards (2x3 TileGrids over the sprite sheet), the stock's and talon's card counts,
+the status and message lines, the highlight rings and the panel for menus and pages.  All
+text is ``TextLine``s: a TileGrid of glyph cells each.  ``update(ctrl)`` then only rewrites
+tiles, moves rings and hides or shows, touching nothing that did not change, so each refresh
+sends only the changed areas.  It never calls ``display.refresh()``: the main loop does, once per key.
 
 Every pixel a refresh sends costs 5.5-8 us on the Pico (measured in tools/emulate), so:
 
@@ -21,20 +21,13 @@ Every pixel a refresh sends costs 5.5-8 us on the Pico (measured in tools/emulat
   screen, that repaint is clipped to nothing, and start-up needs one refresh.
 """
 
-from sultan import const, forget
+from sultan import const
 from sultan.rules import engine
 from sultan.rules.cards import STOCK_SIZE
 from sultan.ui import sprites, words
 from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
 from sultan.ui.widgets import place
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # mypy only: the types of what sultan.ui.build makes
-    import displayio
-
-    from sultan.ui.textgrid import TextLine
-    from sultan.ui.widgets import Panel, Ring
 
 # (private consts: compiled into the code, no names in the board's heap)
 _CARD_TILES = const(6)  # a card: 2x3 sprite tiles
@@ -49,36 +42,29 @@ CHIP = "%c"
 class Screen:
     """Every display object of the game, and how to bring them up to date."""
 
-    # made by sultan.ui.build.make (annotations only: no code, no heap on the board)
-    sheet: "displayio.Bitmap"
-    palette: "displayio.Palette"
-    glyphs: "displayio.Bitmap"
-    root: "displayio.Group"
-    board: "displayio.Group"
-    cards: "list[displayio.TileGrid]"
-    stock_count: "TextLine"
-    talon_count: "TextLine"
-    status: "TextLine"
-    message: "TextLine"
-    chips: "list[displayio.TileGrid]"
-    star: "displayio.TileGrid"
-    rings: "list[Ring]"
-    panel: "Panel"
-
-    def __init__(self, display):
-        self.display = display
-        from sultan.ui import build  # the layout's sums and the making, once: then its code goes
-
-        self.layout = build.layout(display.width, display.height)
-        self.cols = self.layout.text_cols
+    def __init__(self, layout, sheet, palette, board, cards, stock_count, talon_count,
+                 status, message, chips, star, rings, panel):
+        """The objects ``sultan.ui.build.screen(display)`` made (the way to get a Screen)."""
+        self.layout = layout  # a sultan.ui.layout.Layout
+        self.cols = layout.text_cols
+        self.sheet = sheet  # the sprite sheet (displayio.Bitmap) and its Palette
+        self.palette = palette
+        self.board = board  # the scaled Group every TileGrid is on (after the felt, in display.root_group)
+        self.cards = cards  # a 2x3 TileGrid a place
+        self.stock_count = stock_count  # TextLines
+        self.talon_count = talon_count
+        self.status = status
+        self.message = message
+        self.chips = chips  # TileGrids drawing the cards of a message
+        self.star = star  # the winnable deal's mark (a TileGrid)
+        self.rings = rings  # sultan.ui.widgets.Ring: hint, hint, selection, cursor
+        self.panel = panel  # sultan.ui.widgets.Panel
         self._tiles = bytearray(_CARD_TILES)
         self.fresh = True  # the key help is on show until the first key
         self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (0 empty, _BACK_SHOWN face down)
         for p in range(SULTAN_PLACE + 1):
             self.shown[p] = _UNKNOWN
         self.chip_state = [None] * _CHIPS
-        build.make(self, display)
-        forget("sultan.ui.build")
 
     # ------------------------------------------------------------- updating
     def update(self, ctrl, cards=True):
