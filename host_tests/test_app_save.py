@@ -60,7 +60,10 @@ def test_the_simulator_resumes_from_its_save_file(tmp_path):
         return r.stdout.splitlines()[0]
 
     first = ready("--keys", "START START A")
-    assert ready() == first  # same deal comes back
+    assert first.endswith(" save=0")  # a new file: no save yet
+    again = ready()
+    assert again.split(" save=")[0] == first.split(" save=")[0]  # same deal comes back
+    assert int(again.split(" save=")[1]) >= 1  # from the save the first run wrote
     st = open_store(f)
     assert st.load().moves >= 2
 
