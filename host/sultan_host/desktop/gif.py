@@ -11,10 +11,9 @@ is played; ``--out`` is written only where nothing is lost (a new or empty file,
 import os
 import sys
 
-from sultan_host import scripted
-from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_line, whole
+from sultan_host.args import Once, Parser, UsageError, clip, one_line, whole
+from sultan_host.desktop.screenshot import checked, picture_options
 
-SIZES = ("160x128", "320x240")
 GIF_MAGIC = b"GIF8"
 
 
@@ -38,21 +37,10 @@ def gif_out(path):
 def parse_args(argv=None):
     p = Parser(prog="screenshot", description="Every frame of a key sequence as an animated GIF.")
     p.add_argument("--gif", action="store_true", help="an animated GIF (this command)")
-    p.add_argument("--deal", action=Once, default="1", help="deal number 1..999999999 (default 1)")
-    p.add_argument("--size", action=Once, default="160x128", choices=SIZES, help="160x128 or 320x240")
-    p.add_argument("--keys", action=Once, default="", help='key names, e.g. "RIGHT A B"')
+    picture_options(p, "GIF")
     p.add_argument("--gap", action=Once, default="700", help="ms from one key to the next (100..5000)")
-    p.add_argument("--scale", action=Once, default="1", help="enlarge the GIF 1..8 times (nearest neighbour)")
-    p.add_argument("--out", action=Once, required=True, help="the GIF to write")
-    a = p.parse_args(argv)
-    a.deal = deal_number(a.deal, "--deal")
-    a.scale = whole(a.scale, "--scale", 1, 8)
+    a = checked(p.parse_args(argv), gif_out)
     a.gap = whole(a.gap, "--gap", 100, 5000)
-    gif_out(a.out)
-    try:
-        a.n_keys = len(scripted.parse_keys(a.keys))
-    except ValueError as e:
-        raise UsageError(str(e)) from None
     return a
 
 

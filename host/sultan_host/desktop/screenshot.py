@@ -37,15 +37,25 @@ def render(deal, size, script="", scale=1, store=None):
 def parse_args(argv=None):
     """The options, every one checked (UsageError on the first that is wrong)."""
     p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG.")
+    picture_options(p, "PNG")
+    return checked(p.parse_args(argv), png_out)
+
+
+def picture_options(p, kind):
+    """--deal, --size, --keys, --scale and --out, for a picture of ``kind`` (PNG or GIF)."""
     p.add_argument("--deal", action=Once, default="1", help="deal number 1..999999999 (default 1)")
     p.add_argument("--size", action=Once, default="160x128", choices=SIZES, help="160x128 or 320x240")
     p.add_argument("--keys", action=Once, default="", help='key names played first, e.g. "RIGHT A B"')
-    p.add_argument("--scale", action=Once, default="1", help="enlarge the PNG 1..8 times (nearest neighbour)")
-    p.add_argument("--out", action=Once, required=True, help="the PNG to write")
-    a = p.parse_args(argv)
+    p.add_argument("--scale", action=Once, default="1",
+                   help="enlarge the %s 1..8 times (nearest neighbour)" % kind)
+    p.add_argument("--out", action=Once, required=True, help="the %s to write" % kind)
+
+
+def checked(a, out_check):
+    """``picture_options``' values checked (UsageError on the first that is wrong)."""
     a.deal = deal_number(a.deal, "--deal")
     a.scale = whole(a.scale, "--scale", 1, 8)
-    png_out(a.out)
+    out_check(a.out)
     try:
         a.n_keys = len(scripted.parse_keys(a.keys))
     except ValueError as e:
