@@ -93,7 +93,7 @@ def test_a_game_and_the_statistics_come_back_after_a_power_cycle(tmp_path, tmp_p
     after = ["LEFT", "B", "B"] + Plan(7).choose(M_STATS).words
     host, saved = host_screens(7, before, after)
     device, nvm, out = device_run(tmp_path, tmp_path_factory, version, 7, before, after)
-    readies = re.findall(r"^SULTAN READY .* save=(\d+)", out, re.M)
+    readies = re.findall(r"SULTAN READY .* save=(\d+)", out)  # a title escape may lead the line
     assert len(readies) == 2, out[-2000:]
     assert readies[0] == "0" and int(readies[1]) == newest_record(saved)[0].seq  # none, then the host's
     differ = differences(tmp_path, device, host, after)
