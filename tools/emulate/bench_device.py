@@ -465,7 +465,7 @@ def cut_jobs(firmwares, bootrom, out, cuts, seed):
         while left > 0:
             n = min(10, left)
             kinds = ["first write"] + [others[(run * 9 + k) % len(others)] for k in range(n - 1)]
-            trials = powercut.plan(kinds, seed * 1000 + run)
+            trials = powercut.plan(kinds, seed * 1000 + run, short=1.2)  # an append: 1-3 pages
             rdir = os.path.join(d, "run%02d" % run)
             os.makedirs(rdir, exist_ok=True)
             jobs.append({"name": "cuts cp%s run %d" % (version, run), "version": version, "image": image,
@@ -518,8 +518,8 @@ def print_cuts(results):
     print("Power cuts (CUT@WRITE+ms, aimed at each kind of save; deal 7, 160x128): outcome of each boot")
     print()
     print("| firmware | kind | cuts | in an erase | in a program | last write | the one before "
-          "| fresh, damage message | fresh, erased | not allowed |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| fresh, damage message | fresh, erased | older | not allowed |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     rows = {}
     boots = {}
     for job, r in results:
@@ -530,21 +530,22 @@ def print_cuts(results):
         for t in r["trials"]:
             if t.outcome is None and t.cut is None:
                 continue
-            row = rows.setdefault((job["version"], t.kind), [0] * 8)
+            row = rows.setdefault((job["version"], t.kind), [0] * 9)
             during = (t.cut or {}).get("during") or ""
             row[0] += 1
             row[1] += during.startswith("erase")
             row[2] += during == "program"
-            if t.outcome in powercut.OUTCOMES:
-                row[3 + powercut.OUTCOMES.index(t.outcome)] += 1
-            row[7] += not (t.outcome is not None and powercut.allowed(t))
+            names = powercut.OUTCOMES + ("older",)
+            if t.outcome in names:
+                row[3 + names.index(t.outcome)] += 1
+            row[8] += not (t.outcome is not None and powercut.allowed(t))
     for (version, kind), row in sorted(rows.items()):
         print("| %s | %s | %s |" % (version, kind, " | ".join(str(v) for v in row)))
     for version, ms in sorted(boots.items()):
         if ms:
             print("boot after a cut, to READY (%s): median %d ms, max %d ms"
                   % (version, statistics.median(ms), max(ms)))
-    return sum(row[7] for row in rows.values())
+    return sum(row[8] for row in rows.values())
 
 
 # ------------------------------------------------------------------ main

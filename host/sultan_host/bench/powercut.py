@@ -20,6 +20,7 @@ the host's own ``sultan.app`` started afresh (as the board boots) on the region 
 The host follows the board: the next trial's outcomes start from the outcome found.
 """
 
+import itertools
 import random
 
 from sultan.rules import engine
@@ -31,7 +32,7 @@ from sultan.ui.controller import Controller
 
 DEAL = 7
 KINDS = ("first write", "checkpoint", "pass end", "settings", "decided")
-OUTCOMES = ("last", "before", "damaged", "erased")
+OUTCOMES = ("last", "before", "damaged", "erased")  # and, rarely, "older" (see verdicts)
 IDLE = "WAIT:11000"  # the store writes after 10 s without a key
 JUNK = bytes(range(256)) * 16  # a region (up to 4 KB) that reads as damage
 
@@ -97,18 +98,18 @@ class Trial:
         return out
 
 
-def plan(kinds, seed):
+def plan(kinds, seed, short=3.0):
     """[Trial] for ``kinds`` in order (the first may be "first write": a fresh NVM), offsets seeded.
 
-    Offsets: half the cuts within 3 ms of the write's start (a program-only write's whole span),
-    half within 60 ms (a whole-sector erase, 45 ms, and its sixteen page programs)."""
+    Offsets: half the cuts within ``short`` ms of the write's start (an append: a few page programs
+    of 0.4 ms), half within 60 ms (a whole-sector erase, 45 ms, and its sixteen page programs)."""
     rnd = random.Random(seed)
     trials = []
     menu = Menu()  # the board's marker: a fresh one after every boot
     pass_end = starts_until(lambda g: g.pass_no > 1)
     decided = None
     for i, kind in enumerate(kinds):
-        span = 3.0 if rnd.random() < 0.5 else 60.0
+        span = short if rnd.random() < 0.5 else 60.0
         offset = round(rnd.uniform(0.0, span), 3)
         if kind == "first write":
             if i:
@@ -192,7 +193,7 @@ def candidates(trial, region, size):
         raise RuntimeError("%s: the host wrote nothing" % trial.kind)
     regions = {"last": rec.after[-1], "before": rec.after[-2] if len(rec.after) > 1 else region,
                "damaged": JUNK[:len(region)], "erased": b"\xff" * len(region)}
-    return {name: pictures(data, trial.check, size) for name, data in regions.items()}
+    return {name: pictures(data, trial.check, size) for name, data in regions.items()}, rec.after
 
 
 def whole_sector(cut, ops, nvm):
@@ -236,6 +237,7 @@ def verdicts(trials, shots, report, size, same):
     import re
 
     region = b"\xff" * region_size()
+    history = []  # the region after each host write the board kept, oldest first
     flash = report["flash"]
     cuts = [c for c in flash["cuts"] if c.get("kind") == "CUT"]
     boots = [b for b in flash["boots"] if b.get("cause") == "CUT"]
@@ -245,16 +247,19 @@ def verdicts(trials, shots, report, size, same):
         m = re.search(r" save=(\d+)", boot.get("ready") or "")
         seq = int(m.group(1)) if m else -1
         t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]), seq=seq)
-        found = candidates(t, region, size)
+        found, writes = candidates(t, region, size)
+        # an erase cut in its first moments may leave a record from further back whole ("older")
+        older = (("older", pictures(data, t.check, size)) for data in reversed((history + writes[:-2])[-8:]))
         t.outcome = None
-        for name in OUTCOMES:
-            (want_seq, images), after = found[name]
+        for name, ((want_seq, images), after) in itertools.chain(((n, found[n]) for n in OUTCOMES), older):
             if want_seq == seq and len(paths) == len(images) and all(
                     same(p, img) for p, img in zip(paths, images, strict=True)):
                 t.outcome, region = name, after
                 break
         if t.outcome is None:
             break  # the host can't follow the board any further
+        history = [] if t.outcome in ("damaged", "erased") else history + writes[:len(writes) - (
+            t.outcome != "last")]
     return [t.outcome for t in trials]
 
 
