@@ -183,12 +183,15 @@ def pictures(region, check, size):
     return (store.seq, out), final
 
 
-def candidates(trial, region, size):
-    """{outcome: ((seq, pictures), region after the check)} for ``trial`` started on ``region``."""
+def candidates(trial, region, size, since_boot=()):
+    """({outcome: ((seq, pictures), region after the check)}, [the region after each write]) for
+    ``trial`` played on ``region`` after ``since_boot``, the keys the board took since it booted (the
+    last trial's check: the menu opens where they left it)."""
     from sultan_host.desktop.screenshot import render
 
     rec = RecordingRegion(region)
-    render(DEAL, size, " ".join(trial.keys()), store=Store(rec))  # its flush at the end: the idle write
+    keys = list(since_boot) + trial.keys()
+    render(DEAL, size, " ".join(keys), store=Store(rec))  # its flush at the end: the idle write
     if not rec.after:
         raise RuntimeError("%s: the host wrote nothing" % trial.kind)
     regions = {"last": rec.after[-1], "before": rec.after[-2] if len(rec.after) > 1 else region,
@@ -238,6 +241,7 @@ def verdicts(trials, shots, report, size, same):
 
     region = b"\xff" * region_size()
     history = []  # the region after each host write the board kept, oldest first
+    since_boot = []
     flash = report["flash"]
     cuts = [c for c in flash["cuts"] if c.get("kind") == "CUT"]
     boots = [b for b in flash["boots"] if b.get("cause") == "CUT"]
@@ -247,7 +251,7 @@ def verdicts(trials, shots, report, size, same):
         m = re.search(r" save=(\d+)", boot.get("ready") or "")
         seq = int(m.group(1)) if m else -1
         t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]), seq=seq)
-        found, writes = candidates(t, region, size)
+        found, writes = candidates(t, region, size, since_boot)
         # an erase cut in its first moments may leave a record from further back whole ("older")
         older = (("older", pictures(data, t.check, size)) for data in reversed((history + writes[:-2])[-8:]))
         t.outcome = None
@@ -260,6 +264,7 @@ def verdicts(trials, shots, report, size, same):
             break  # the host can't follow the board any further
         history = [] if t.outcome in ("damaged", "erased") else history + writes[:len(writes) - (
             t.outcome != "last")]
+        since_boot = t.check
     return [t.outcome for t in trials]
 
 
