@@ -21,13 +21,14 @@ $(STAMP): requirements.txt pyproject.toml
 	$(VENV_CHECK) sultan sultan_host
 	rm -f $(VENV)/.installed-* && touch $@
 
-## make test [JOBS=auto]: mypy of the device code, then the whole host test suite, one worker a core
+## make test [JOBS=auto]: mypy of the device code, then the whole host test suite, one worker a core (an idle
+## worker takes tests from a busy one: the emulator tests are long)
 ## (engine on CPython and on the MicroPython VM, screen, saves, firmware build, tools; with the firmware in
 ## vendor-local/, the game on real CircuitPython in tools/emulate)
 JOBS ?= auto
 test: $(STAMP)
 	$(BIN)/python tools/typecheck_device.py
-	$(BIN)/python -m pytest -n $(JOBS) host_tests
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal host_tests
 
 ## make sim: play in a window (headless: SDL_VIDEODRIVER=dummy make sim ARGS="--frames 5 --screenshot out.png")
 sim: $(STAMP)
