@@ -40,3 +40,19 @@ def run_micropython(code, heap="64K", path=LIB, timeout=600):
 @pytest.fixture
 def mpy():
     return run_micropython
+
+
+def emulate_deps():
+    """tools/emulate's node_modules (rp2040js), installed by ``npm ci`` if missing; None, or npm's error.
+
+    Test workers run at once: one installs while the others wait on a lock (package-lock.json's)."""
+    import fcntl
+
+    here = os.path.join(ROOT, "tools", "emulate")
+    with open(os.path.join(here, "package-lock.json")) as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.isdir(os.path.join(here, "node_modules", "rp2040js")):
+            return None
+        proc = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                              cwd=here, capture_output=True, text=True)
+        return None if proc.returncode == 0 else "npm ci in tools/emulate failed: " + proc.stderr[-500:]

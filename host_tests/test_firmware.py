@@ -15,6 +15,7 @@ import sys
 import tomllib
 
 import pytest
+from conftest import emulate_deps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIAGRAM = os.path.join(ROOT, "diagram.json")
@@ -319,7 +320,10 @@ def test_scenario_is_valid():
 
 
 def test_emulator_units():
-    """The emulator's models (ILI9341, 74HC165, netlist, scenario parser, PNG) under node's test runner."""
+    """The emulator's models (ILI9341, 74HC165, netlist, scenario parser, PNG, flash) under node's test runner
+    (the flash's tests drive rp2040js's SSI: tools/emulate's npm packages first)."""
+    err = emulate_deps()
+    assert err is None, err
     proc = subprocess.run([node(), "--test", "tools/emulate/test/"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert re.search(r"^# fail 0$", proc.stdout, re.M)

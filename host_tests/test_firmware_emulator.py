@@ -13,6 +13,7 @@ import shutil
 import subprocess
 
 import pytest
+from conftest import emulate_deps
 from sultan_host.board import wokwi as wokwi_image
 
 ROOT = wokwi_image.ROOT
@@ -72,15 +73,11 @@ pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
 
 
 def emulator_ready():
-    if not os.path.isdir(os.path.join(EMULATE, "node_modules", "rp2040js")):
-        proc = subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=EMULATE,
-            capture_output=True,
-            text=True,
-        )
-        if proc.returncode != 0:
-            pytest.skip("npm ci in tools/emulate failed: " + proc.stderr[-500:])
+    err = emulate_deps()
+    if err and os.environ.get("SULTAN_EMULATOR") == "required":
+        pytest.fail(err)
+    if err:
+        pytest.skip(err)
 
 
 _images = {}
