@@ -98,19 +98,21 @@ class Trial:
         return out
 
 
-def plan(kinds, seed, short=3.0):
+def plan(kinds, seed, short=0.4, long=52.0):
     """[Trial] for ``kinds`` in order (the first may be "first write": a fresh NVM), offsets seeded.
 
-    Offsets: half the cuts within ``short`` ms of the write's start (an append: a few page programs
-    of 0.4 ms), half within 60 ms (a whole-sector erase, 45 ms, and its sixteen page programs)."""
+    Offsets alternate, the first trial's long: a long one anywhere within ``long`` ms of the write's
+    start, a short one within ``short`` ms (inside an append's one page program, 0.4 ms: the record is
+    left torn).  After a torn record the store's next write rewrites the whole sector (one erase, 45
+    ms, then sixteen page programs: 51.4 ms), so the long cut after a short one lands in that erase
+    or its programs; after a whole append it lands past its end."""
     rnd = random.Random(seed)
     trials = []
     menu = Menu()  # the board's marker: a fresh one after every boot
     pass_end = starts_until(lambda g: g.pass_no > 1)
     decided = None
     for i, kind in enumerate(kinds):
-        span = short if rnd.random() < 0.5 else 60.0
-        offset = round(rnd.uniform(0.0, span), 3)
+        offset = round(rnd.uniform(0.0, short if i % 2 else long), 3)
         if kind == "first write":
             if i:
                 raise ValueError("the first write only comes first, on a fresh NVM")
