@@ -10,7 +10,7 @@ from sultan.saves import record
 from sultan.ui import keys, motion
 from sultan.ui.controller import S_MOTION_OFF, Controller
 from sultan.ui.layout import F0, STOCK, TALON
-from sultan.ui.menu import M_AUTO, M_MOTION
+from sultan.ui.menu import M_AUTO, M_HINT, M_MOTION
 from sultan_host.desktop import movie
 from sultan_host.desktop.screenshot import render
 from sultan_host.snapshot import snapshot
@@ -250,3 +250,71 @@ def test_the_gif_tool_writes_every_frame_and_refuses_what_is_not_a_gif(tmp_path,
     assert gif.main(["--gif", "--gap", "5", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("screenshot: ") for line in err)
+
+
+def key_shots(display, lines):
+    """The frame on the screen at each key's ``SULTAN key=`` line (the key's last frame)."""
+    return [display.shots[display.said[i] - 1][1] for i, line in enumerate(lines)
+            if line.startswith("SULTAN key=")]
+
+
+@pytest.mark.parametrize("size", ["160x128", "320x240"])
+def test_every_animation_ends_on_the_frame_its_key_gives_with_motion_off(size):
+    """The emulator's key plan (test_screen_emulator.screens_plan: turns, an undo, a redo, a turn
+    and autoplay's step, the hint's card, a player's move, the restart's deal) played with motion
+    on and off: after each key the same picture, but where the menu is up (its "Motion: on/off"
+    line)."""
+    from sultan.ui.modes import MENU
+    from test_screen_emulator import screens_plan
+
+    plan = screens_plan()
+    names = [w.split("*")[0] for w in plan.words]
+    model = Controller(engine.Game(deal=7), rand_deal=lambda: 1, settings=0)
+    menu = []
+    for name in names:
+        model.press(keys.NAMES.index(name))
+        menu.append(model.mode == MENU)
+    script = " ".join(names)
+    on, ctrl_on, lines_on = movie.record(7, size, script, store=NoStore())
+    off, ctrl_off, lines_off = movie.record(7, size, script, store=MotionOff())
+    animated, n = {}, 0  # key index -> its animation's kind
+    for line in lines_on:
+        if line.startswith("SULTAN anim="):
+            animated[n] = line.split()[1][5:]
+        n += line.startswith("SULTAN key=")
+    assert set(animated.values()) == {"slide", "hint", "deal"}
+    assert not any(menu[i] for i in animated)  # every animation's last frame is compared below
+    assert not [x for x in lines_off if x.startswith("SULTAN anim=")]
+    assert snapshot(ctrl_on.game) == snapshot(ctrl_off.game)
+    a, b = key_shots(on, lines_on), key_shots(off, lines_off)
+    assert len(a) == len(b) == len(names)
+    differ = [i for i in range(len(names)) if not menu[i] and not (a[i] == b[i]).all()]
+    assert not differ, "keys %s of %s" % (differ, script)
+
+
+def test_a_card_chosen_in_the_menu_travels_after_the_menu_has_gone(monkeypatch):
+    """On the board a frame costs its pixels (about 6 µs each at 2x, so the menu's closing frame
+    takes some 230 ms at 320x240): the hint's card, chosen in the menu, still slides in frames of
+    its own after that one, not in the menu's closing frame alone."""
+    real = movie.MovieDisplay.refresh
+
+    def by_pixels(self, *args, **kwargs):
+        done = real(self, *args, **kwargs)
+        self.clock.ms += self.sent_pixels() * 6 // 1000
+        return done
+
+    monkeypatch.setattr(movie.MovieDisplay, "refresh", by_pixels)
+    deal = 322  # its first hint is a card to play
+    model = Controller(engine.Game(deal=deal), rand_deal=lambda: 1, settings=0)
+    assert engine.hint_kind(model.game.hint()) == engine.A_PLAY
+    script = ["SELECT"]
+    model.press(keys.SELECT)
+    while model.items[model.menu_index] != M_HINT:
+        model.press(keys.DOWN)
+        script.append("DOWN")
+    d, ctrl, lines = movie.record(deal, "320x240", " ".join(script + ["A"]), store=NoStore())
+    line = lines[-2]
+    assert line.startswith("SULTAN anim=hint ") and ctrl.hint
+    first, ms = int(line.split("first=")[1].split()[0]), int(line.split("ms=")[1])
+    assert first >= 150  # the menu's closing frame, before the slide's clock starts
+    assert key_frames(d, lines, len(script) + 1) >= 3 and ms >= motion.SLIDE_MS // 2  # then the card

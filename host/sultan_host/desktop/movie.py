@@ -76,8 +76,10 @@ class PacedKeys:
         return None
 
 
-def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None, console=None):
-    """(display, controller, lines) after playing ``script``; ``display.shots`` holds every frame."""
+def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None):
+    """(display, controller, lines) after playing ``script``; ``display.shots`` holds every frame,
+    and ``display.said[i]`` how many of them were drawn when ``lines[i]`` was said (a key's
+    ``SULTAN key=`` line: its last frame is ``shots[said[i] - 1]``, what the emulator photographs)."""
     from sultan import app
     from sultan.ui import motion
 
@@ -86,9 +88,15 @@ def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None, 
     display = MovieDisplay(w, h, clock, frame_ms)
     keys = PacedKeys(script, clock, display, gap_ms, at_once=at_once)
     lines = []
+    display.said = []
+
+    def say(line):
+        lines.append(line)
+        display.said.append(len(display.shots))
+
     motion.clock = clock
     try:
-        ctrl = app.run(display, keys, board_id="movie", deal=deal, console=lines.append,
+        ctrl = app.run(display, keys, board_id="movie", deal=deal, console=say,
                        rand_deal=lambda: 1, idle=0, store=store)
     finally:
         motion.clock = None

@@ -127,6 +127,15 @@ class Animation:
         self.frames += 1
         self.cost = self.last - t
 
+    def clear(self):
+        """The frame of a menu that closes, on its own, before a card travels: at 2x it takes about
+        220 ms (the panel's pixels), which would leave the slide after it one frame."""
+        if self.key():
+            return
+        self.kind = "slide"
+        self.frame()
+        self.cost = _FIRST_COST
+
     def flyer(self, card):
         """The flyer showing ``card`` (made once, at the first slide)."""
         s = self.screen
@@ -247,8 +256,9 @@ class Animation:
             elif clear:
                 _tiles(sultan, sprites.T_SULTAN)
 
-    def hint(self, g, h):
-        """The hint's card slides to its target and vanishes there: the rings stay to say it."""
+    def hint(self, g, h, menu=False):
+        """The hint's card slides to its target and vanishes there: the rings stay to say it (after
+        the menu's closing frame when ``menu``)."""
         k = engine.hint_kind(h)
         if k == engine.A_PLAY:
             src = engine.hint_place(h)
@@ -258,6 +268,8 @@ class Animation:
             dst = engine.hint_place(h)
         else:
             return
+        if menu:
+            self.clear()
         self.kind = "hint"
         self.slide(src, dst, g.card_at(src), SLIDE_MS)
 
@@ -309,18 +321,23 @@ def play(screen, display, ctrl, moves, events, sound, console):
     the main loop's idle passes after a win, or None)."""
     a = Animation(screen, display, events, sound)
     g = ctrl.game
-    screen.panel.show(())  # a menu's choice: the table is seen while the cards travel
+    menu = screen.panel.x is not None  # a menu's choice: the table is seen while the cards travel
+    screen.panel.show(())
     screen._show_rings(ctrl)
     if ctrl.event == "deal":
         if ctrl.mode == PLAY:
             screen.update(ctrl, False)  # the new deal's status and message; its cards come from the stock
         a.deal(g)
     elif g.moves > moves:
+        if menu:
+            a.clear()  # the menu gone first, then the slide's clock starts
         a.forward(g, moves)
     elif g.moves == moves - 1 and g.moves < g.log_end:
+        if menu:
+            a.clear()
         a.back(g)
     elif ctrl.hint:
-        a.hint(g, ctrl.hint)
+        a.hint(g, ctrl.hint, menu)
     if a.frames:
         console(a.line())
     a.busy = ctrl.event == "win" and a.pending is None
