@@ -3,7 +3,7 @@
 
     python tools/emulate/bench_device.py [--bootrom vendor-local/bootrom.js] [--firmware CP.uf2 ...]
         [--sizes 320x240,160x128] [--deal 7] [--soak N] [--cuts N] [--seed S] [--jobs 2]
-        [--out build/bench-device]
+        [--out build/bench-device] [--only anim]
 
 For each CircuitPython UF2 (default: the newest 10.x, 9.x and 8.x Pico UF2s in vendor-local/) and each size
 (160x128 through the emulator's test profile, see tools/wokwi_image.py --size), it boots the game on
@@ -22,7 +22,10 @@ redeal, new deal, won/lost panel) and predicts each ``SULTAN key=`` line; a devi
 is reported.  The stock is emptied for the redeal by a burst of START presses, left out of the figures.
 ``--soak N`` adds a run of N seeded random keys on each firmware at 320x240 (the tightest heap) that
 must end with no MemoryError and every key answered.  Each animation's frame rate comes from the
-game's ``SULTAN anim=`` lines.  ``--cuts N`` adds N power cuts aimed inside each kind of save
+game's ``SULTAN anim=`` lines, of the key plan's run and of a second run on each firmware at each size
+(``anim_plan``: deal 322 -- the hint's card, a player's move, its undo and redo, turns, the restart's
+deal, then autoplay until the game is won and 3 s of its cascade); ``--only anim`` runs only that
+and prints only the animations' table.  ``--cuts N`` adds N power cuts aimed inside each kind of save
 (``sultan_host.bench.powercut``: the first write, a checkpoint, a pass's end, a settings change, a
 lost game's record), spread over the firmwares at 160x128, and one table of what each boot showed.
 
@@ -248,6 +251,60 @@ def plan(deal):
     return out
 
 
+WON_DEAL = 322  # with autoplay on, START wins it in 121 presses from the deal (test_screen_emulator)
+CASCADE_WAIT_MS = 3000  # the cascade runs this long (simulated) before the key that ends it
+
+
+def anim_plan(deal=WON_DEAL):
+    """[(key word, kind, predicted line or None)]: every animation on a deal that autoplay wins --
+    the hint's card, a player's move, its undo and redo, three turns, the restart's deal, autoplay's
+    steps after the winning START (the START before it in a burst, not timed), then the cascade for
+    ``CASCADE_WAIT_MS`` before a key ends it."""
+    from sultan_host.scripted import route
+
+    m = Model(deal)
+    Mn, E, g = m.Mn, m.E, m.ctrl.game
+    out = []
+
+    def press(*names):
+        for name in names:
+            kind, line = m.press(name)
+            out.append((name, kind, line))
+
+    def choose(item):
+        press("SELECT", *m.menu_to(item))
+        press("A")
+
+    for _ in range(30):  # turns until the hint is a card to play
+        if E.hint_kind(g.hint()) == E.A_PLAY:
+            break
+        press("START")
+    choose(Mn.M_HINT)  # its card slides to its foundation
+    press(*(m.K.NAMES[k] for k in route(m.ctrl.cursor, E.hint_place(m.ctrl.hint))))
+    press("A", "A")  # the player's move
+    press("B")  # the undo: back to its slot
+    choose(Mn.M_REDO)  # and home again
+    press("START", "START", "START")
+    choose(Mn.M_RESTART)  # the deal, dealt from the stock
+    choose(Mn.M_AUTO)
+    trial = _replay(deal, [w for w, _k, _l in out])  # how many STARTs win it
+    n = 0
+    while trial.ctrl.mode != trial.C.OVER and n < 400:
+        trial.press("START")
+        n += 1
+    if trial.ctrl.game.status() != E.WON:
+        return out
+    if n > 1:
+        for _ in range(n - 1):
+            m.press("START")
+        out.append(("START*%d!" % (n - 1), "burst", None))
+    press("START")  # the win: autoplay's last steps, then the cascade
+    out[-1] = (out[-1][0], "autoplay", out[-1][2])
+    out.append(("WAIT:%d" % CASCADE_WAIT_MS, "wait", None))
+    press("RIGHT")  # ends the cascade: the won panel
+    return out
+
+
 def _replay(deal, words):
     m = Model(deal)
     for w in words:
@@ -385,7 +442,7 @@ def summarise(steps, game, bare):
         cells["start-up (s)"] = "%.2f" % ((ready["ms"] - bare["line_ms"]) / 1000)
     else:
         cells["start-up (s)"] = "-"
-    timed = [s for s in steps if s[1] != "burst"]
+    timed = [s for s in steps if s[1] not in ("burst", "wait")]
     keys = [k for k in game.get("keys", []) if not k.get("burst")]
     by_kind = {}
     mismatches = []
@@ -433,16 +490,80 @@ def print_table(configs, results, date):
 
 
 # ------------------------------------------------------------------ animations
-def anim_cells(game):
-    """{row: cell}: each animation kind's frame rate (frames after the first over their span, in
-    simulated time) from the run's ``SULTAN anim=`` lines: min / median frames a second."""
-    rates = {}
+ANIMS = ("slide", "hint", "deal", "autoplay", "cascade")
+
+
+def anim_lines(game, steps=()):
+    """{kind: [(frames, first, ms)]} from a run's ``SULTAN anim=`` lines, each said just before the
+    line of its key (a cascade's: before the key that ends it); those of a burst's keys are left out
+    (a key already waiting cuts an animation short).  A slide's line of a key whose plan ``steps``
+    kind is "autoplay" (a turn and autoplay's steps: several slides) is counted as "autoplay"."""
+    timed = [k for _w, k, _l in steps if k not in ("burst", "wait")]
+    keys = [k for k in game.get("keys", []) if not k.get("burst")]
+    kinds = {(k.get("line"), k.get("line_ms")): kind for k, kind in zip(keys, timed, strict=False)}
+    burst = {(k.get("line"), k.get("line_ms")) for k in game.get("keys", []) if k.get("burst")}
+    out = {}
+    pending = None
     for ln in game.get("lines", []):
         m = re.match(r"SULTAN anim=(\w+) frames=(\d+) first=(\d+) ms=(\d+)", ln["text"])
-        if m and int(m.group(2)) > 1 and int(m.group(4)) > 0:
-            rates.setdefault(m.group(1), []).append((int(m.group(2)) - 1) * 1000.0 / int(m.group(4)))
-    return {"%s frames/s" % kind: "%d / %d (n=%d)" % (min(v), statistics.median(v), len(v))
-            for kind, v in rates.items()}
+        if m:
+            pending = (m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)))
+        elif ln["text"].startswith("SULTAN key=") and pending is not None:
+            key = (ln["text"], ln["ms"])
+            if key not in burst:
+                kind = "autoplay" if kinds.get(key) == "autoplay" and pending[0] == "slide" else pending[0]
+                out.setdefault(kind, []).append(pending[1:])
+            pending = None
+    return out
+
+
+def anim_cells(*runs):
+    """{kind: cell} from (steps, game) runs: each animation's frame rate (frames after the first over
+    the first-to-last span, simulated time), min / median frames a second; a slide's and the hint's
+    first frame after the key (median: the menu's closing frame when chosen there) and the span from
+    it to the last frame (median / max); a deal's, autoplay's and cascade's median frames, span and
+    first; n, the animations seen."""
+    found = {}
+    for steps, g in runs:
+        for kind, v in anim_lines(g, steps).items():
+            found.setdefault(kind, []).extend(v)
+    cells = {}
+    for kind, v in found.items():
+        rates = sorted((f - 1) * 1000.0 / ms for f, _first, ms in v if f > 1 and ms > 0)
+        rate = "%d / %d f/s" % (rates[0], statistics.median(rates)) if rates else "- f/s"
+        firsts = statistics.median(first for _f, first, _ms in v)
+        spans = sorted(ms for _f, _first, ms in v)
+        if kind in ("slide", "hint"):
+            span = "first %d ms, then %d / %d ms" % (firsts, statistics.median(spans), spans[-1])
+        else:
+            span = "%d frames in %d ms, first %d ms" % (
+                statistics.median(f for f, _a, _b in v), statistics.median(spans), firsts)
+        cells[kind] = "%s, %s (n=%d)" % (rate, span, len(v))
+    return cells
+
+
+def print_anims(configs, games, steps):
+    """The animations' table, a row a configuration: the key plan's run and the animation plan's
+    (``anim_plan``) together; returns how many animation runs failed."""
+    print()
+    print("Animations (SULTAN anim= lines of the key plan's and the animation plan's runs, keys of a burst "
+          "left out): frames a second min / median; slide, hint: the first frame's ms after the key, then "
+          "from it to the last frame, median / max; deal, autoplay (a turn and autoplay's steps), cascade: "
+          "median frames from the first frame to the last")
+    print()
+    print("| | " + " | ".join(ANIMS) + " |")
+    print("|---|" + "---|" * len(ANIMS))
+    bad = []
+    asteps = anim_plan()
+    for c in configs:
+        run = games[c["name"] + " anim"]
+        row = anim_cells((steps, games.get(c["name"], {})), (asteps, run))
+        print("| CP %s %s | %s |" % (c["version"], c["size"], " | ".join(row.get(k, "-") for k in ANIMS)))
+        if run.get("returncode"):
+            bad.append("ERROR: %s anim: emulator failed: %s" % (c["name"], run.get("stderr_tail", "")[-300:]))
+    for line in bad:
+        print(line)
+    return len(bad)
 
 
 # ------------------------------------------------------------------ power cuts
@@ -568,6 +689,7 @@ def parse_args(argv):
     ap.add_argument("--deal", default="7")
     ap.add_argument("--soak", default="0", help="also N random keys on each firmware at 320x240")
     ap.add_argument("--cuts", default="0", help="also N aimed power cuts, spread over the firmwares")
+    ap.add_argument("--only", choices=("anim",), help="anim: only the animation plan's runs and table")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", default="2", help="emulators at once (each takes a core)")
     ap.add_argument("--out", default=DEFAULT_OUT)
@@ -632,6 +754,26 @@ def make_jobs(args, keys):
     return configs, bare_jobs, game_jobs
 
 
+def anim_jobs(args):
+    """(configs, jobs): the animation plan (``anim_plan``) on each firmware at each size."""
+    steps = anim_plan()
+    keys = " ".join(w for w, _k, _l in steps)
+    configs, jobs = [], []
+    for fw in args.firmwares:
+        version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
+        for w, h in args.sizes:
+            name = "cp%s-%dx%d" % (version, w, h)
+            d = os.path.join(args.out, name + "-anim")
+            os.makedirs(d, exist_ok=True)
+            image = os.path.join(d, "sultan.uf2")
+            wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(w, h),
+                                 deal=WON_DEAL)
+            configs.append({"name": name, "version": version, "size": "%dx%d" % (w, h)})
+            jobs.append({"name": name + " anim", "image": image, "bootrom": args.bootrom, "dir": d,
+                         "keys": keys, "window": None if (w, h) == (320, 240) else "%dx%d" % (w, h)})
+    return configs, jobs
+
+
 def print_soaks(args, games):
     bad = 0
     for name, s in sorted(games.items()):
@@ -659,7 +801,9 @@ def main(argv=None):
     steps = plan(args.deal)
     keys = " ".join(w for w, _k, _l in steps)
     os.makedirs(args.out, exist_ok=True)
-    configs, bare_jobs, game_jobs = make_jobs(args, keys)
+    configs, bare_jobs, game_jobs = make_jobs(args, keys) if args.only != "anim" else ([], {}, [])
+    anim_configs, ajobs = anim_jobs(args)
+    game_jobs += ajobs
     cjobs = cut_jobs(args.firmwares, args.bootrom, args.out, args.cuts, args.seed) if args.cuts else []
     print("bench_device: %d emulator runs, %d at a time ..." % (len(bare_jobs) + len(game_jobs) + len(cjobs),
                                                                 args.jobs), file=sys.stderr)
@@ -675,7 +819,6 @@ def main(argv=None):
     for c in configs:
         g, b = games[c["name"]], bares[c["version"]]
         cells = summarise(steps, g, b)
-        cells.update(anim_cells(g))
         errors = []
         if g.get("returncode"):
             errors.append("emulator failed: %s" % (g.get("error") or g.get("stderr_tail", "")[-300:]))
@@ -684,9 +827,11 @@ def main(argv=None):
         cells["_errors"] = errors
         results[c["name"]] = cells
     date = time.strftime("%Y-%m-%d")
-    print_table(configs, results, date)
+    if results:
+        print_table(configs, results, date)
+    anim_bad = print_anims(anim_configs, games, steps)
     print()
-    bad = print_soaks(args, games)
+    bad = print_soaks(args, games) + anim_bad
     bad += print_cuts(cuts) if cuts else 0
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"date": date, "deal": args.deal, "plan": steps, "configs": configs, "table": results,
