@@ -2,7 +2,8 @@
 
 The 74HC165's inputs are wired D0=LEFT D1=UP D2=DOWN D3=RIGHT D4=SELECT D5=START D6=A D7=B, so that
 ``keypad.ShiftRegisterKeys`` numbers the keys as on the PyBadge (0=B 1=A 2=START 3=SELECT 4=RIGHT
-5=DOWN 6=UP 7=LEFT).  host_tests check these pins against diagram.json's wires.
+5=DOWN 6=UP 7=LEFT).  A buzzer and five NeoPixels play the PyBadge's tones and lights
+(``make_sound``).  host_tests check these pins against diagram.json's wires.
 
 The ILI9341 is driven without a driver library: ``BusDisplay`` with our own few commands (see
 ``Panel``).  What the ILI9341 datasheet asks after a hardware reset, and what we send:
@@ -54,6 +55,9 @@ LCD_BAUDRATE = 62_500_000
 SR_PL = board.GP11  # parallel load (latch)
 SR_CP = board.GP10  # clock
 SR_Q7 = board.GP12  # serial out (data)
+# what the PyBadge has: a speaker (here a piezo buzzer, its other pin to GND) and five NeoPixels
+BUZZER = board.GP15  # audiopwmio's square waves
+NEOPIXEL = board.GP22  # DIN of the first WS2812 (the five chained DOUT to DIN)
 
 RESET_TO_SLPOUT_NS = 120_000_000  # the datasheet's wait from RST high to Sleep Out
 
@@ -111,3 +115,29 @@ def make_keys() -> keypad.ShiftRegisterKeys:
         value_when_pressed=True,
         max_events=8,  # the game takes each key at once: 8, not 64, queued (~340 bytes of heap)
     )
+
+
+
+
+
+def make_sound():  # -> sultan.app.Silent, that becomes a sultan.ui.sound.Sound
+    """The buzzer and NeoPixels, made after the first sound event and not before READY: 10.2.1 has
+    about 300 bytes to spare there at 320x240, and the Sound with its module and samples is some
+    kilobytes.  Until then a ``Silent`` that notes its events; the main loop's next ``update`` (the
+    key's frame comes first) has ``sultan.ui.sound.wake`` make the Sound, put its methods in the
+    Silent's place and play the event.  To ``sultan.app`` it is a ``Silent``: no sound switches in
+    the menu, as every host model of this board draws it, so the Sound starts with both on."""
+    from sultan.app import Silent
+
+    s = Silent()
+    events: list = []
+    s.event = events.append  # type: ignore[method-assign, assignment]
+
+    def update():
+        if events:
+            from sultan.ui.sound import wake
+
+            wake(s, events[-1], BUZZER, NEOPIXEL)
+
+    s.update = update  # type: ignore[method-assign, assignment]
+    return s

@@ -8,7 +8,6 @@ SPEAKER_ENABLE) and the five NeoPixels; the PyGamer has them on the same pins.
 import board
 import digitalio
 import keypad
-import neopixel_write
 
 NEOPIXELS = 5
 
@@ -29,31 +28,9 @@ def make_keys() -> keypad.ShiftRegisterKeys:
     )
 
 
-class Pixels:
-    """The NeoPixel strip as ``sultan.ui.sound`` uses it (len, item = (r, g, b), show) over neopixel_write,
-    so no NeoPixel library is needed."""
-
-    def __init__(self, pin, n: int) -> None:
-        self._pin = digitalio.DigitalInOut(pin)
-        self._pin.direction = digitalio.Direction.OUTPUT
-        self._buf = bytearray(3 * n)
-        self.auto_write = False
-
-    def __len__(self) -> int:
-        return len(self._buf) // 3
-
-    def __setitem__(self, i: int, rgb) -> None:
-        self._buf[3 * i] = rgb[1]  # the strip takes green, red, blue
-        self._buf[3 * i + 1] = rgb[0]
-        self._buf[3 * i + 2] = rgb[2]
-
-    def show(self) -> None:
-        neopixel_write.neopixel_write(self._pin, self._buf)
-
-
 def make_sound(speaker=board.SPEAKER, enable=board.SPEAKER_ENABLE, neopixel=board.NEOPIXEL):
     """``sultan.ui.sound.Sound`` on this board's speaker and NeoPixels (silent if audio is missing)."""
-    from sultan.ui.sound import Sound
+    from sultan.ui.sound import Pixels, Sound  # Pixels: the strip over the built-in neopixel_write
 
     try:
         import audioio

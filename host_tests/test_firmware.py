@@ -34,6 +34,8 @@ VALID_PINS = {
     "wokwi-74hc165": {"PL", "CP", "Q7", "Q7_N", "DS", "CE", "GND", "VCC"} | {"D%d" % i for i in range(8)},
     "wokwi-pushbutton": {"1.l", "2.l", "1.r", "2.r"},
     "wokwi-resistor": {"1", "2"},
+    "wokwi-buzzer": {"1", "2"},  # 1 negative, 2 positive (docs.wokwi.com/parts/wokwi-buzzer)
+    "wokwi-neopixel": {"VDD", "DOUT", "VSS", "DIN"},  # chained DOUT to DIN (docs.wokwi.com/parts/wokwi-neopixel)
 }
 # keypad key numbers as on the PyBadge, and the 74HC165 input each button must drive
 KEY_NAMES = ("B", "A", "START", "SELECT", "RIGHT", "DOWN", "UP", "LEFT")
@@ -108,6 +110,22 @@ def test_diagram_parts_as_the_issue_says():
     assert all(b["attrs"]["bounce"] == "0" for b in buttons)
     resistors = parts_by_type(d, "wokwi-resistor")
     assert len(resistors) == 8 and all(r["attrs"]["value"] == "10000" for r in resistors)
+    # what the PyBadge has: a speaker (a buzzer that plays what audiopwmio's PWM averages to) and five NeoPixels
+    (buzzer,) = parts_by_type(d, "wokwi-buzzer")
+    assert buzzer["attrs"].get("mode") == "accurate"
+    assert len(parts_by_type(d, "wokwi-neopixel")) == 5
+
+
+def neopixel_chain(d, nets):
+    """The NeoPixels' ids from the one whose DIN a Pico GPIO drives, each DOUT to the next DIN."""
+    ids = {p["id"] for p in parts_by_type(d, "wokwi-neopixel")}
+    (first,) = [i for i in ids if any(pin.startswith("GP") for pin in nets.pico(i + ":DIN"))]
+    chain = [first]
+    while True:
+        nxt = [m.split(":")[0] for m in nets.net(chain[-1] + ":DOUT") if m.endswith(":DIN") and m.split(":")[0] in ids]
+        if len(nxt) != 1 or nxt[0] in chain:
+            return chain
+        chain.append(nxt[0])
 
 
 def test_diagram_wiring():
@@ -140,6 +158,16 @@ def test_diagram_wiring():
         other = nets.pico(rid + ":" + ("2" if rpin == "1" else "1"))
         assert other and other <= grounds, "%s: pull-down not to GND" % label
         assert not (nets.pico(b["id"] + ":1.l") & nets.pico(b["id"] + ":2.l")), "%s shorted" % label
+    # the buzzer between GP15 and GND; five NeoPixels in one chain from GP22, each fed from 3V3 and GND
+    (bz,) = parts_by_type(d, "wokwi-buzzer")
+    assert nets.pico(bz["id"] + ":2") == {"GP15"}
+    assert nets.pico(bz["id"] + ":1") and nets.pico(bz["id"] + ":1") <= grounds
+    chain = neopixel_chain(d, nets)
+    assert len(chain) == 5 and nets.pico(chain[0] + ":DIN") == {"GP22"}
+    assert not nets.pico(chain[-1] + ":DOUT"), "the last NeoPixel's DOUT goes nowhere"
+    for px in chain:
+        assert nets.pico(px + ":VDD") == {"3V3"}, px
+        assert nets.pico(px + ":VSS") and nets.pico(px + ":VSS") <= grounds, px
 
 
 def profile_pins(path):
@@ -165,6 +193,7 @@ def test_pico_profile_pins_are_the_diagram_wires():
     nets = Nets(d)
     lcd = parts_by_type(d, "wokwi-ili9341")[0]["id"]
     sr = parts_by_type(d, "wokwi-74hc165")[0]["id"]
+    buzzer = parts_by_type(d, "wokwi-buzzer")[0]["id"]
     where = {
         "LCD_SCK": lcd + ":SCK",
         "LCD_MOSI": lcd + ":MOSI",
@@ -175,6 +204,8 @@ def test_pico_profile_pins_are_the_diagram_wires():
         "SR_PL": sr + ":PL",
         "SR_CP": sr + ":CP",
         "SR_Q7": sr + ":Q7",
+        "BUZZER": buzzer + ":2",
+        "NEOPIXEL": neopixel_chain(d, nets)[0] + ":DIN",
     }
     pins = profile_pins(PICO_PROFILE)
     assert set(pins) == set(where), "profile pins changed: update this test and diagram.json together"
@@ -243,6 +274,29 @@ def test_launch_sound_is_optional_and_never_fatal(capsys):
         code = ast.parse(f.read())
     runs = [c for c in ast.walk(code) if isinstance(c, ast.Call) and getattr(c.func, "attr", "") == "run"]
     assert len(runs) == 1 and "sound" in [k.arg for k in runs[0].keywords]
+
+
+def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch):
+    """The Pico's make_sound() gives a sultan.app.Silent (no sound switches in the menu, nothing made
+    before READY); its first event leaves the making of the Sound to the main loop's next update()."""
+    from sultan import app
+    from sultan.ui import sound
+
+    with open(PICO_PROFILE) as f:
+        tree = ast.parse(f.read())
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make_sound")
+    ns = {"BUZZER": "GP15", "NEOPIXEL": "GP22"}
+    exec(compile(ast.Module(body=[fn], type_ignores=[]), PICO_PROFILE, "exec"), ns)
+    woken = []
+    monkeypatch.setattr(sound, "wake", lambda *a: woken.append(a))
+    s = ns["make_sound"]()
+    assert isinstance(s, app.Silent)  # app.start: has_sound False, the menu as the host draws it
+    s.set_sound(False)
+    s.update()
+    s.event("place")
+    assert woken == []  # the key's frame first
+    s.update()
+    assert woken == [(s, "place", "GP15", "GP22")]
 
 
 def test_wokwi_toml():

@@ -1,5 +1,6 @@
 """Sound and lights (lib/sultan/sound.py) with fake audio, pixels and clock: non-blocking, switchable."""
 
+import sys
 import time
 
 import pytest
@@ -165,3 +166,92 @@ def test_runs_on_micropython():
         "print(A.n, s.busy(), len(square_wave(440, 16000, 0.125)))\n"
     )
     assert out.split() == ["6", "False", "36"]
+
+
+class FakeStrip:
+    """The board side of ``Pixels``: digitalio and the built-in neopixel_write, recorded."""
+
+    def __init__(self, monkeypatch):
+        import types
+
+        self.writes = []
+        dio = types.ModuleType("digitalio")
+
+        class DigitalInOut:
+            def __init__(self, pin):
+                self.pin, self.direction = pin, None
+
+        dio.DigitalInOut = DigitalInOut
+        dio.Direction = types.SimpleNamespace(OUTPUT="out")
+        npw = types.ModuleType("neopixel_write")
+        npw.neopixel_write = lambda pin, buf: self.writes.append((pin.pin, pin.direction, bytes(buf)))
+        monkeypatch.setitem(sys.modules, "digitalio", dio)
+        monkeypatch.setitem(sys.modules, "neopixel_write", npw)
+
+
+def fake_pwm(monkeypatch, made):
+    import types
+
+    pwm = types.ModuleType("audiopwmio")
+
+    class PWMAudioOut(FakeAudio):
+        def __init__(self, pin):
+            super().__init__()
+            made.append((pin, self))
+
+    pwm.PWMAudioOut = PWMAudioOut
+    core = types.ModuleType("audiocore")
+    core.RawSample = lambda buf, sample_rate: ("raw", len(buf), sample_rate)
+    monkeypatch.setitem(sys.modules, "audiopwmio", pwm)
+    monkeypatch.setitem(sys.modules, "audiocore", core)
+
+
+def test_pixels_send_green_red_blue_over_neopixel_write(monkeypatch):
+    strip = FakeStrip(monkeypatch)
+    px = sound.Pixels("GP22", 2)
+    assert len(px) == 2 and px.auto_write is False
+    px[0] = (40, 28, 0)
+    px[1] = (1, 2, 3)
+    px.show()
+    assert strip.writes == [("GP22", "out", bytes([28, 40, 0, 2, 1, 3]))]
+
+
+def test_wake_puts_a_sound_in_the_silent_stubs_place(monkeypatch):
+    from sultan.app import Silent
+
+    strip, made = FakeStrip(monkeypatch), []
+    fake_pwm(monkeypatch, made)
+    stub = Silent()
+    sound.wake(stub, "win", "GP15", "GP22")
+    ((pin, audio),) = made
+    assert pin == "GP15" and audio.plays()[0][0] == "raw"  # the win tune's first note, looped
+    assert strip.writes and strip.writes[0][0] == "GP22" and len(strip.writes[0][2]) == 15  # five pixels
+    s = stub.event.__self__
+    assert isinstance(s, Sound) and stub.update.__self__ is s and stub.set_lights.__self__ is s
+    stub.set_lights(False)  # the Sound's own switch now: dark at once
+    assert strip.writes[-1][2] == bytes(15)
+
+
+def test_wake_without_audiopwmio_lights_alone(monkeypatch):
+    from sultan.app import Silent
+
+    strip = FakeStrip(monkeypatch)
+    monkeypatch.setitem(sys.modules, "audiopwmio", None)  # import audiopwmio: ImportError
+    stub = Silent()
+    sound.wake(stub, "win", "GP15", "GP22")
+    assert stub.event.__self__.audio is None and strip.writes  # silent, but the lights sweep
+
+
+def test_wake_that_fails_leaves_the_stub_silent_for_good(monkeypatch, capsys):
+    from sultan.app import Silent
+
+    monkeypatch.setitem(sys.modules, "audiopwmio", None)
+    monkeypatch.setitem(sys.modules, "neopixel_write", None)  # no strip either: Pixels fails
+    stub = Silent()
+    stub.event = [].append
+    stub.update = lambda: None
+    sound.wake(stub, "place", "GP15", "GP22")
+    assert "SULTAN no sound:" in capsys.readouterr().out
+    assert "event" not in vars(stub) and "update" not in vars(stub)  # the Silent's own no-ops again
+    stub.event("win")
+    stub.update()

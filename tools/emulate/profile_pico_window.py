@@ -5,7 +5,7 @@ puts it on the image's CIRCUITPY with a ``settings.toml`` naming it (``SULTAN_PR
 size (``SULTAN_SIZE``).  The Pico profile's ``make_display(160, 128)`` makes displayio draw into
 the panel's top-left 160x128 (in the landscape picture), so ``sultan`` picks the PyBadge layout;
 the emulator crops its screenshots to that window (``emulate.js --window 160x128``).  The pins,
-the panel's commands and the keys are the Pico profile's: this file names none.
+the panel's commands, the keys and the sound are the Pico profile's: this file names none.
 """
 
 import os
@@ -13,6 +13,7 @@ import os
 import profile_pico_ili9341 as pico
 
 make_keys = pico.make_keys
+make_sound = pico.make_sound  # the buzzer and NeoPixels, as the Pico's
 
 
 def window():  # -> (width, height)

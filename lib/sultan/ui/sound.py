@@ -3,7 +3,7 @@
 Knows no pins: the board profile hands over what it has::
 
     snd = Sound(audio=audioio.AudioOut(board.SPEAKER),   # PyBadge (SAMD51 DAC); audiopwmio elsewhere
-                pixels=neopixel.NeoPixel(board.NEOPIXEL, 5, auto_write=False),
+                pixels=Pixels(board.NEOPIXEL, 5),   # or neopixel.NeoPixel(..., auto_write=False)
                 enable=speaker_enable)              # every argument optional
     snd.event("place")       # returns at once: the tone plays in the background
     snd.update()             # call often (every pass of the main loop): ends tones, starts the
@@ -42,6 +42,57 @@ TUNES = {
 SWEEP_STEP_MS = const(70)
 SWEEP_STEPS = const(30)  # about two seconds of sweeping on a win
 SWEEP_COLOURS = ((40, 28, 0), (0, 36, 10), (30, 0, 34))  # modest brightness: gold, green, violet
+
+class Pixels:
+    """A NeoPixel strip as ``Sound`` uses it (``len``, ``px[i] = (r, g, b)``, ``show``) over the
+    built-in ``neopixel_write``: no NeoPixel library.  ``pin`` is the board profile's; the strip
+    takes green, red, blue, and ``show`` writes all ``n`` pixels at once (CircuitPython)."""
+
+    auto_write = False
+
+    def __init__(self, pin, n):
+        import digitalio
+        import neopixel_write
+
+        self._pin = digitalio.DigitalInOut(pin)
+        self._pin.direction = digitalio.Direction.OUTPUT
+        self._write = neopixel_write.neopixel_write
+        self._buf = bytearray(3 * n)
+
+    def __len__(self):
+        return len(self._buf) // 3
+
+    def __setitem__(self, i, rgb):
+        b = self._buf
+        b[3 * i] = rgb[1]
+        b[3 * i + 1] = rgb[0]
+        b[3 * i + 2] = rgb[2]
+
+    def show(self):
+        self._write(self._pin, self._buf)
+
+
+def wake(stub, name, speaker, neopixel, n=5):
+    """Put a Sound on ``speaker`` (``audiopwmio``, the RP2040's PWM) and ``n`` NeoPixels on ``neopixel``
+    in the place of ``stub``, a ``sultan.app.Silent`` whose event, update, set_sound and set_lights
+    become the Sound's, and give it the event ``name``: for a board that stays silent until its first
+    sound event (the Pico's profile, to keep the heap at READY).  If the Sound can't be had (no heap,
+    no neopixel_write) the stub is silent for good; with no audiopwmio it only lights."""
+    try:
+        try:
+            import audiopwmio
+
+            audio = audiopwmio.PWMAudioOut(speaker)
+        except (ImportError, ValueError, RuntimeError):  # no PWM audio here: the lights alone
+            audio = None
+        s = Sound(audio=audio, pixels=Pixels(neopixel, n))
+    except Exception as e:  # a silent game is still a game
+        print("SULTAN no sound:", e)
+        del stub.event, stub.update  # the Silent's own again
+        return
+    stub.event, stub.update, stub.set_sound, stub.set_lights = s.event, s.update, s.set_sound, s.set_lights
+    s.event(name)
+
 
 def square_wave(freq, rate, volume):
     """One period of a square wave as unsigned 16-bit samples (an ``array('H')``)."""
