@@ -27,6 +27,11 @@
 // it, its SULTAN key= line and the RAMWR pixels sent in between; and `flash`: command counts, each erase
 // and program {op, addr, len, start_ms, end_ms}, each power cycle {at_ms, during, addr, progress, kind}
 // and each boot {boot, cause, at_ms, ready_ms, ready}.
+// The NeoPixels diagram.json chains to a Pico GPIO are decoded from the words the firmware pushes into
+// the PIO state machine that drives that pin (lib/neopixel.js): each frame ("show") is logged as
+// `neopixels #rrggbb ...` and goes in the report's `neopixels` ({at_ms, pixels: [[r, g, b], ...]}).  The
+// PIO runs on this file's clock, each enabled state machine at its clock divider, one instruction a PIO
+// clock (rp2040js does not time the delay cycles).  --after-ms N runs N ms more after the last step.
 // --window WxH crops screenshots to the picture's top-left WxH: the game driven as a smaller display
 // (tools/wokwi_image.py uf2 --size, the test profile tools/emulate/profile_pico_window.py).
 //
@@ -46,11 +51,13 @@ const { encodePNG } = require('./lib/png');
 const { crop, randomKeys, serialErrors, rng } = require('./lib/run');
 const { keySteps, KEYPAD_SCAN_MS } = require('./lib/keys');
 const { FlashChip } = require('./lib/flash');
+const { NeoPixelStream, describe } = require('./lib/neopixel');
 const { attachQspi } = require('./lib/qspi');
 const { parseArgs, bad, loadBootrom } = require('./lib/options');
 
 const SPI_BYTE_NANOS = 320; // 8 bits at 25 MHz: until the firmware has set the SPI's clock
 const cycleNanos = 1e9 / 125e6; // the core at 125 MHz, CircuitPython's clk_sys on the RP2040
+const PIO_TICK_NS = 1000; // while a PIO runs and the core sleeps, the clock moves at most this far at once
 // The Pico's 2 MB flash (CircuitPython's ports/raspberrypi/mpconfigport.h, 8.2.7 to 10.2.1): the firmware,
 // then microcontroller.nvm in the 4 KB sector at CIRCUITPY_FIRMWARE_SIZE (1020 KB), then CIRCUITPY at 1 MB.
 const FLASH_SIZE = 2 * 1024 * 1024;
@@ -123,6 +130,10 @@ function main() {
 
   // --- the ILI9341 on SPI
   const lcd = new ILI9341();
+
+  // --- the NeoPixels (the strip outlives a power cycle)
+  const strip = net.neopixels();
+  const pixels = new NeoPixelStream({ onFrame: (f) => { if (!opts.quiet) log('neopixels ' + describe(f)); } });
 
   // --- USB serial
   let serial = '';
@@ -208,6 +219,29 @@ function main() {
     cdc = opts.noUsb ? { sendSerialByte() {} } : new USBCDC(mcu.usbCtrl);
     cdc.onSerialData = onSerialData;
     chip.attach(mcu.flash, nowNanos, clock.createAlarm(() => chip.settle()));
+    // The DMA pacing timers (audiopwmio's sample clock): clk_sys * X / Y with TIMERn = X << 16 | Y, as in
+    // the datasheet; rp2040js 1.4.1 divides the other way round (a 16 kHz timer fired every 0.001 ns, and
+    // a looping tone stopped the clock) and reads TIMER3 as TIMER3 >>> 36.
+    mcu.dma.getTimer = (treq) => {
+      if (treq === 63) return 1 / (mcu.clkSys / 1e6); // permanent: a transfer a clk_sys cycle
+      const timer = [mcu.dma.timer0, mcu.dma.timer1, mcu.dma.timer2, mcu.dma.timer3][treq - 59];
+      const x = timer >>> 16;
+      const y = timer & 0xffff;
+      return timer === undefined || !x || !y ? 0 : (y / x) * (1e6 / mcu.clkSys); // microseconds
+    };
+    // The PIO steps on this file's clock (runFor): rp2040js runs it from Node timers, which never fire
+    // in a run that does not yield to the event loop.  Words for the NeoPixel pin's state machine (its
+    // side-set pin, as CircuitPython's neopixel_write sets it) are decoded as they enter the TX FIFO.
+    for (const pio of mcu.pio) {
+      pio.run = () => {};
+      for (const sm of pio.machines) {
+        const write = sm.writeFIFO.bind(sm);
+        sm.writeFIFO = (value) => {
+          if (strip && !sm.txFIFO.full && sm.sidesetCount && sm.sidesetBase === strip.din) pixels.push(nowNanos(), value, sm.shiftCtrl);
+          write(value);
+        };
+      }
+    }
   };
   const boot = (cause) => {
     const flash = board ? board.mcu.flash.slice(0, FLASH_SIZE) : image;
@@ -219,16 +253,34 @@ function main() {
 
   // --- running
   const deadline = started + opts.timeoutS * 1000;
+  // each enabled state machine of a running PIO, `nanos` more of its clock (clk_sys / its divider)
+  function stepPios(pios, nanos) {
+    for (const pio of pios) {
+      if (pio.stopped) continue;
+      for (const sm of pio.machines) {
+        if (!sm.enabled) continue;
+        const period = ((sm.clockDivInt || 65536) + sm.clockDivFrac / 256) * cycleNanos;
+        sm.owedNanos = (sm.owedNanos || 0) + nanos;
+        for (; sm.owedNanos >= period; sm.owedNanos -= period) sm.step();
+      }
+      pio.checkChangedPins();
+    }
+  }
   function runFor(nanos) {
-    const { clock, core } = board;
+    const { clock, core, mcu } = board;
+    const pios = mcu.pio;
     const target = clock.nanos + nanos;
     while (clock.nanos < target) {
+      const pio = !pios[0].stopped || !pios[1].stopped;
+      const before = clock.nanos;
       if (core.waiting) {
         const n = clock.nanosToNextAlarm;
-        clock.tick(n > 0 ? Math.min(n, target - clock.nanos) : target - clock.nanos);
+        const most = pio ? Math.min(PIO_TICK_NS, target - clock.nanos) : target - clock.nanos;
+        clock.tick(n > 0 ? Math.min(n, most) : most);
       } else {
         clock.tick(core.executeInstruction() * cycleNanos);
       }
+      if (pio) stepPios(pios, clock.nanos - before);
     }
   }
   const savePicture = (file) => {
@@ -241,6 +293,7 @@ function main() {
   };
   const writeReport = (error) => {
     writeFlash();
+    pixels.end(); // the last frame: the run is over
     if (!opts.report) return;
     const ready = lines.filter((l) => l.text.startsWith('SULTAN READY'));
     const bootOf = (ms) => boots.filter((b) => b.at_ms <= ms).length - 1;
@@ -259,6 +312,8 @@ function main() {
           // ms: on the run's one timeline; boot_ms: since that boot's power-on
           ready: ready.map((l) => ({ ms: l.ms, text: l.text, boot: bootOf(l.ms), boot_ms: l.ms - boots[bootOf(l.ms)].at_ms })),
           keys: keyRecords.map(({ pixels_at_press, ...r }) => r),
+          neopixel_chain: strip ? { gpio: strip.din, parts: strip.chain } : null,
+          neopixels: pixels.frames,
           flash: { ...chip.report(), nvm: { addr: NVM_ADDR, len: NVM_LEN }, circuitpy: { addr: CIRCUITPY_ADDR, len: FLASH_SIZE - CIRCUITPY_ADDR }, boots },
           lines,
         },
@@ -425,6 +480,7 @@ function main() {
       throw new Error('unknown step ' + kind);
     }
   }
+  if (opts.afterMs) runFor(opts.afterMs * 1e6);
   if (opts.finalScreenshot) {
     runFor(200e6);
     const file = path.join(opts.out, path.basename(opts.finalScreenshot));

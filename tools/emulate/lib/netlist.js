@@ -1,6 +1,6 @@
 'use strict';
-// diagram.json as nets: which Pico GPIO each ILI9341 / 74HC165 pin is wired to, and which 74HC165
-// input each pushbutton drives.  The emulator takes its wiring from here and nowhere else.
+// diagram.json as nets: which Pico GPIO each ILI9341 / 74HC165 pin is wired to, which 74HC165 input
+// each pushbutton drives, and the NeoPixel chain.  The emulator takes its wiring from here and nowhere else.
 class Netlist {
   constructor(diagram) {
     this.parts = diagram.parts;
@@ -50,6 +50,24 @@ class Netlist {
       lcdRotate: (lcd.rotate || 0),
       sr: { PL: g(sr, 'PL'), CP: g(sr, 'CP'), Q7: g(sr, 'Q7') },
     };
+  }
+  // The chain of wokwi-neopixels: the Pico GPIO on the first one's DIN and the parts in order, each
+  // DOUT to the next one's DIN (null when there are none).
+  neopixels() {
+    const ids = new Set(this.parts.filter((p) => p.type === 'wokwi-neopixel').map((p) => p.id));
+    if (!ids.size) return null;
+    const pico = this.partOfType('wokwi-pi-pico').id;
+    const first = [...ids].filter((id) => this.members(id + ':DIN').some((m) => m.startsWith(pico + ':GP')));
+    if (first.length !== 1) throw new Error(`diagram.json: want one NeoPixel with its DIN on a Pico GPIO, found ${first.length}`);
+    const chain = [first[0]];
+    for (;;) {
+      const next = this.members(chain[chain.length - 1] + ':DOUT')
+        .filter((m) => m.endsWith(':DIN') && ids.has(m.slice(0, -4)))
+        .map((m) => m.slice(0, -4));
+      if (next.length !== 1 || chain.includes(next[0])) break;
+      chain.push(next[0]);
+    }
+    return { din: this.gpioOf(first[0] + ':DIN'), chain };
   }
   buttons() {
     const sr = this.partOfType('wokwi-74hc165').id;

@@ -15,7 +15,8 @@ function usage(msg) {
       '       [--window WxH] [--report FILE.json] [--random-keys N] [--seed S] [--no-shots]\n' +
       '       [--flash-in IMAGE.bin] [--flash-out IMAGE.bin]  (the 2 MB flash: start from it / write it at the end)\n' +
       '       [--flash-time-scale 1]  (erase/program times x this; 0: instant)\n' +
-      '       [--no-usb]  (no USB host at all: wait-serial becomes a wait of 8 s for READY, 1 s otherwise)',
+      '       [--no-usb]  (no USB host at all: wait-serial becomes a wait of 8 s for READY, 1 s otherwise)\n' +
+      '       [--after-ms N]  (run N simulated ms more after the last step: lights and tones that outlast the keys)',
   );
   process.exit(2);
 }
@@ -56,6 +57,7 @@ function parseArgs(argv) {
     randomKeys: 0,
     seed: 1,
     shots: true,
+    afterMs: 0,
   };
   for (let i = 2; i < argv.length; i++) {
     const a = argv[i];
@@ -81,6 +83,7 @@ function parseArgs(argv) {
     else if (a === '--random-keys') opts.randomKeys = positive(next(), a, { zero: true });
     else if (a === '--seed') opts.seed = positive(next(), a, { zero: true });
     else if (a === '--no-shots') opts.shots = false;
+    else if (a === '--after-ms') opts.afterMs = positive(next(), a, { zero: true });
     else if (a === '--final-screenshot') opts.finalScreenshot = next();
     else if (a === '--quiet') opts.quiet = true;
     else if (a === '--no-usb') opts.noUsb = true;

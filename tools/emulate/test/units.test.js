@@ -10,6 +10,7 @@ const { HC165 } = require('../lib/hc165');
 const { Netlist } = require('../lib/netlist');
 const { parseScenario, parseDuration } = require('../lib/scenario');
 const { encodePNG } = require('../lib/png');
+const { NeoPixelStream, wordBits, describe, RESET_NS } = require('../lib/neopixel');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const diagram = JSON.parse(fs.readFileSync(path.join(ROOT, 'diagram.json'), 'utf8'));
@@ -73,6 +74,49 @@ test('netlist: the wiring the emulator takes from diagram.json', () => {
   assert.deepStrictEqual(w.sr, { PL: 11, CP: 10, Q7: 12 });
   const d = Object.fromEntries(net.buttons().list.map((b) => [b.name, b.d]));
   assert.deepStrictEqual(d, { LEFT: 0, UP: 1, DOWN: 2, RIGHT: 3, SELECT: 4, START: 5, A: 6, B: 7 });
+  assert.deepStrictEqual(net.neopixels(), { din: 22, chain: ['np1', 'np2', 'np3', 'np4', 'np5'] });
+});
+
+// CircuitPython's neopixel_write: autopull at 8 bits (PULL_THRESH 8 << 25), shift left; each byte
+// written to TXF lands on all four byte lanes
+const CP_SHIFTCTRL = (1 << 17) | (8 << 25);
+const lanes = (b) => (b * 0x01010101) >>> 0;
+
+test('neopixel: a FIFO word gives the bits the state machine shifts out', () => {
+  assert.deepStrictEqual(wordBits(lanes(0xa5), CP_SHIFTCTRL), [1, 0, 1, 0, 0, 1, 0, 1]);
+  // shift right: LSB first; threshold 0 means 32 bits
+  assert.deepStrictEqual(wordBits(0x00000001, (1 << 19) | (4 << 25)), [1, 0, 0, 0]);
+  assert.strictEqual(wordBits(0x12345678, 0).length, 32);
+  // a 24-bit GRB word shifted left from bit 31 (as pico-sdk's ws2812 example pushes it)
+  assert.deepStrictEqual(wordBits(0xff000000, 24 << 25).slice(0, 9), [1, 1, 1, 1, 1, 1, 1, 1, 0]);
+});
+
+test('neopixel: bytes are green, red, blue; a pause longer than the reset time ends a frame', () => {
+  const got = [];
+  const s = new NeoPixelStream({ onFrame: (f) => got.push(f) });
+  const show = (t0, rgbs) => {
+    let t = t0;
+    for (const [r, g, b] of rgbs) for (const v of [g, r, b]) s.push((t += 10000), lanes(v), CP_SHIFTCTRL); // 10 us a byte
+  };
+  show(1e6, [[40, 28, 0], [5, 3, 0], [0, 0, 0]]);
+  show(1e6 + 90000 + RESET_NS + 1, [[0, 0, 0], [0, 36, 10], [0, 4, 1]]);
+  assert.strictEqual(got.length, 1); // the second is latched only by the next pause or the run's end
+  s.end();
+  assert.deepStrictEqual(s.frames.map((f) => f.pixels), [
+    [[40, 28, 0], [5, 3, 0], [0, 0, 0]],
+    [[0, 0, 0], [0, 36, 10], [0, 4, 1]],
+  ]);
+  assert.strictEqual(s.frames[0].at_ms, 1.01);
+  assert.strictEqual(describe(s.frames[1]), '#000000 #00240a #000401');
+  assert.strictEqual(s.end(), null); // nothing under way
+});
+
+test('neopixel: a frame cut mid-pixel keeps its whole pixels and says what is left', () => {
+  const s = new NeoPixelStream();
+  for (const v of [1, 2, 3, 4]) s.push(0, lanes(v), CP_SHIFTCTRL);
+  const f = s.end();
+  assert.deepStrictEqual(f.pixels, [[2, 1, 3]]);
+  assert.strictEqual(f.extra_bits, 8);
 });
 
 test('scenario: the Wokwi YAML subset', () => {
