@@ -181,6 +181,40 @@ def test_a_seeded_soak_answers_every_key(tmp_path, tmp_path_factory, version):
     assert "MemoryError" not in proc.stdout and "Traceback" not in proc.stdout
 
 
+def win_lights(n=5):
+    """The NeoPixel frames the host's ``sultan.ui.sound.Sound`` shows for a win, as [[r, g, b], ...]
+    each: the sweep's steps (SWEEP_COLOURS in turn, a step every SWEEP_STEP_MS), then dark."""
+    from sultan.ui import sound
+
+    frames = []
+
+    class Strip(list):
+        auto_write = False
+
+        def show(self):
+            frames.append([list(p) for p in self])
+
+    now = [0]
+    s = sound.Sound(pixels=Strip([(0, 0, 0)] * n), clock=lambda: now[0])
+    s.event("win")
+    while s.busy():
+        now[0] += sound.SWEEP_STEP_MS
+        s.update()
+    return frames
+
+
+def check_lights(report, won):
+    """The NeoPixel frames tools/emulate decoded in a run (its --report): a won game's are the host's
+    win sweep, in order, ending dark; a lost one's none (the lights are a win's)."""
+    import json
+
+    frames = json.loads(report.read_text())["neopixels"]
+    got = [f["pixels"] for f in frames]
+    want = win_lights() if won else []
+    assert got == want, "NeoPixel frames: %d seen, %d wanted; first differing: %s" % (
+        len(got), len(want), next(((i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w), None))
+
+
 # Every screen of a key plan (the table, the menu, the digit editor, the pages, both languages, the
 # won/lost panels), at both sizes: host_tests/test_screen_emulator.py; saves: test_saves_emulator.py.
 
