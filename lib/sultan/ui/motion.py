@@ -98,6 +98,7 @@ class Animation:
         self.first = self.last = 0  # when the first and the last frame were on the screen
         self.busy = False  # a won game's cascade runs on in the main loop's idle passes (tick)
         self.cascade = None  # sultan.ui.cascade.Cascade once its first frame is drawn
+        self.due = 0  # when the cascade's next frame is due (0: not begun)
 
     def line(self):
         """The serial line that says it (after the key's line): ``SULTAN anim=<kind> frames=<n>
@@ -275,10 +276,13 @@ class Animation:
 
 
     def tick(self, g):
-        """A frame of the won game's cascade, ``CASCADE_MS`` after the last (the main loop's idle
-        passes call it, until a key)."""
-        if now_ms() - self.last < CASCADE_MS:
+        """A frame of the won game's cascade, ``CASCADE_MS`` after the last began (the first one
+        ``CASCADE_MS`` after the winning key's animation; the main loop's idle passes call it, until
+        a key): the frame's own cost is inside the period, not added to it."""
+        t = now_ms()
+        if t < (self.due or self.last + CASCADE_MS):
             return
+        self.due = t + CASCADE_MS
         c = self.cascade
         if c is None:
             from sultan.ui.cascade import Cascade
