@@ -50,6 +50,7 @@ const { parseScenario, parseDuration } = require('./lib/scenario');
 const { encodePNG } = require('./lib/png');
 const { crop, randomKeys, serialErrors, rng } = require('./lib/run');
 const { keySteps, KEYPAD_SCAN_MS } = require('./lib/keys');
+const { paceEmptyReads } = require('./lib/usbserial');
 const { FlashChip } = require('./lib/flash');
 const { NeoPixelStream, describe } = require('./lib/neopixel');
 const { attachQspi } = require('./lib/qspi');
@@ -216,7 +217,7 @@ function main() {
       if (!gp(wiring.lcd.RST).outputValue) lcd.reset();
     });
     decoder = new TextDecoder();
-    cdc = opts.noUsb ? { sendSerialByte() {} } : new USBCDC(mcu.usbCtrl);
+    cdc = opts.noUsb ? { sendSerialByte() {} } : paceEmptyReads(new USBCDC(mcu.usbCtrl));
     cdc.onSerialData = onSerialData;
     chip.attach(mcu.flash, nowNanos, clock.createAlarm(() => chip.settle()));
     // The DMA pacing timers (audiopwmio's sample clock): clk_sys * X / Y with TIMERn = X << 16 | Y, as in
