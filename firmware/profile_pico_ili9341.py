@@ -117,9 +117,6 @@ def make_keys() -> keypad.ShiftRegisterKeys:
     )
 
 
-
-
-
 def make_sound():  # -> sultan.app.Silent, that becomes a sultan.ui.sound.Sound
     """The buzzer and NeoPixels, made after the first sound event and not before READY: 10.2.1 has
     about 300 bytes to spare there at 320x240, and the Sound with its module and samples is some
