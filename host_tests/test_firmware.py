@@ -35,7 +35,8 @@ VALID_PINS = {
     "wokwi-pushbutton": {"1.l", "2.l", "1.r", "2.r"},
     "wokwi-resistor": {"1", "2"},
     "wokwi-buzzer": {"1", "2"},  # 1 negative, 2 positive (docs.wokwi.com/parts/wokwi-buzzer)
-    "wokwi-neopixel": {"VDD", "DOUT", "VSS", "DIN"},  # chained DOUT to DIN (docs.wokwi.com/parts/wokwi-neopixel)
+    # chained DOUT to DIN (docs.wokwi.com/parts/wokwi-neopixel)
+    "wokwi-neopixel": {"VDD", "DOUT", "VSS", "DIN"},
 }
 # keypad key numbers as on the PyBadge, and the 74HC165 input each button must drive
 KEY_NAMES = ("B", "A", "START", "SELECT", "RIGHT", "DOWN", "UP", "LEFT")
@@ -110,7 +111,8 @@ def test_diagram_parts_as_the_issue_says():
     assert all(b["attrs"]["bounce"] == "0" for b in buttons)
     resistors = parts_by_type(d, "wokwi-resistor")
     assert len(resistors) == 8 and all(r["attrs"]["value"] == "10000" for r in resistors)
-    # what the PyBadge has: a speaker (a buzzer that plays what audiopwmio's PWM averages to) and five NeoPixels
+    # what the PyBadge has: a speaker (a buzzer that plays what audiopwmio's PWM averages to) and five
+    # NeoPixels
     (buzzer,) = parts_by_type(d, "wokwi-buzzer")
     assert buzzer["attrs"].get("mode") == "accurate"
     assert len(parts_by_type(d, "wokwi-neopixel")) == 5
@@ -122,7 +124,8 @@ def neopixel_chain(d, nets):
     (first,) = [i for i in ids if any(pin.startswith("GP") for pin in nets.pico(i + ":DIN"))]
     chain = [first]
     while True:
-        nxt = [m.split(":")[0] for m in nets.net(chain[-1] + ":DOUT") if m.endswith(":DIN") and m.split(":")[0] in ids]
+        nxt = [m.split(":")[0] for m in nets.net(chain[-1] + ":DOUT")
+               if m.endswith(":DIN") and m.split(":")[0] in ids]
         if len(nxt) != 1 or nxt[0] in chain:
             return chain
         chain.append(nxt[0])

@@ -212,7 +212,8 @@ def check_lights(report, won):
     got = [f["pixels"] for f in frames]
     want = win_lights() if won else []
     assert got == want, "NeoPixel frames: %d seen, %d wanted; first differing: %s" % (
-        len(got), len(want), next(((i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w), None))
+        len(got), len(want),
+        next(((i, g, w) for i, (g, w) in enumerate(zip(got, want, strict=False)) if g != w), None))
 
 
 # Every screen of a key plan (the table, the menu, the digit editor, the pages, both languages, the

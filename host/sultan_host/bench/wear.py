@@ -15,6 +15,7 @@ import random
 from sultan.rules import engine
 from sultan.saves.store import Store
 from sultan.ui import menu as Mn
+
 from sultan_host.bench.powercut import DEAL, Menu, PicoRegion
 
 IDLE_MS = 10000  # the store's idle write
