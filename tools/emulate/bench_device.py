@@ -35,8 +35,10 @@ speed (about 1/2 to 1/8 of real time) does not change a figure.
 
 import argparse
 import glob
+import itertools
 import json
 import os
+import pickle
 import re
 import statistics
 import subprocess
@@ -567,14 +569,19 @@ def print_anims(configs, games, steps):
 
 
 # ------------------------------------------------------------------ power cuts
+# the kinds of a run's trials after its first write: cheap ones most (a few keys and the idle write), a
+# pass's end (40-odd turns) once, and in every third run a lost game's record last (170-odd keys)
+CUT_ORDER = ("checkpoint", "settings", "pass end", "checkpoint", "settings", "checkpoint", "settings",
+             "checkpoint", "settings")
+
+
 def cut_jobs(firmwares, bootrom, out, cuts, seed):
     """Emulator jobs of aimed power cuts (sultan_host.bench.powercut): ``cuts`` in all, spread over the
-    firmwares, runs of up to 10 trials (the first write first, then every other kind in turn)."""
+    firmwares, runs of up to 10 trials (the first write, then CUT_ORDER), the firmwares taking turns."""
     from sultan_host.bench import powercut
 
-    jobs = []
+    by_fw = []
     per_fw = -(-cuts // len(firmwares))
-    others = powercut.KINDS[1:]
     for fw in firmwares:
         version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
         d = os.path.join(out, "cp%s-cuts" % version)
@@ -582,23 +589,35 @@ def cut_jobs(firmwares, bootrom, out, cuts, seed):
         image = os.path.join(d, "sultan.uf2")
         wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(160, 128),
                              deal=powercut.DEAL)
+        jobs = []
         left, run = per_fw, 0
         while left > 0:
             n = min(10, left)
-            kinds = ["first write"] + [others[(run * 9 + k) % len(others)] for k in range(n - 1)]
-            trials = powercut.plan(kinds, seed * 1000 + run, short=1.2)  # an append: 1-3 pages
+            kinds = ["first write"] + list(CUT_ORDER[:n - 1])
+            if run % 3 == 2 and n > 1:
+                kinds[-1] = "decided"
+            trials = powercut.plan(kinds, seed * 1000 + run)
             rdir = os.path.join(d, "run%02d" % run)
             os.makedirs(rdir, exist_ok=True)
             jobs.append({"name": "cuts cp%s run %d" % (version, run), "version": version, "image": image,
                          "bootrom": bootrom, "dir": rdir, "trials": trials, "seed": seed * 1000 + run})
             left -= n
             run += 1
-    return jobs
+        by_fw.append(jobs)
+    # the firmwares take turns, so that a run stopped early has figures for each
+    return [j for turn in itertools.zip_longest(*by_fw) for j in turn if j is not None]
 
 
 def cut_run(job):
     from sultan_host.bench import powercut
 
+    done = os.path.join(job["dir"], "result.pickle")
+    if os.path.exists(done):  # a run of the same plan, finished before (--out kept): its figures
+        with open(done, "rb") as f:
+            old_job, result = pickle.load(f)
+        same = powercut.words(old_job["trials"]) == powercut.words(job["trials"])
+        if same and old_job["seed"] == job["seed"]:
+            return dict(result, trials=old_job["trials"])
     report = os.path.join(job["dir"], "report.json")
     proc, wall = run_emulator(job["image"], job["bootrom"], job["dir"], keys=powercut.words(job["trials"]),
                               window="160x128", report=report, extra=["--seed", str(job["seed"])], shots=True)
@@ -610,7 +629,10 @@ def cut_run(job):
     same = _same_picture(job["dir"])
     powercut.verdicts(job["trials"], shots, data, "160x128", same)
     boots = [b["ready_ms"] - b["at_ms"] for b in data["flash"].get("boots", [])[1:] if b.get("ready_ms")]
-    return {"trials": job["trials"], "boots_ms": boots, "wall_s": wall}
+    result = {"trials": job["trials"], "boots_ms": boots, "wall_s": wall}
+    with open(done, "wb") as f:  # for a later run with the same --out, or a table of a run stopped early
+        pickle.dump((job, result), f)
+    return result
 
 
 def _same_picture(folder):
@@ -669,6 +691,63 @@ def print_cuts(results):
     return sum(row[8] for row in rows.values())
 
 
+# ------------------------------------------------------------------ wear
+def wear_jobs(firmwares, bootrom, out, games, seed):
+    """Two runs on the newest firmware at 160x128 (sultan_host.bench.wear): ``games`` games of deal 7
+    with autoplay on, at autoplay pace and at a human's (seeded pauses)."""
+    from sultan_host.bench import powercut, wear
+
+    fw = firmwares[0]
+    version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
+    d = os.path.join(out, "cp%s-wear" % version)
+    os.makedirs(d, exist_ok=True)
+    image = os.path.join(d, "sultan.uf2")
+    wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(160, 128),
+                         deal=powercut.DEAL)
+    jobs = []
+    for pace in ("autoplay", "human"):
+        words, host = wear.plan(games, pace == "human", seed)
+        rdir = os.path.join(d, pace)
+        os.makedirs(rdir, exist_ok=True)
+        jobs.append({"name": "wear cp%s %s" % (version, pace), "version": version, "pace": pace,
+                     "image": image, "bootrom": bootrom, "dir": rdir, "keys": " ".join(words), "host": host})
+    return jobs
+
+
+def wear_run(job):
+    from sultan_host.bench import wear
+
+    report = os.path.join(job["dir"], "report.json")
+    proc, wall = run_emulator(job["image"], job["bootrom"], job["dir"], keys=job["keys"], window="160x128",
+                              report=report)
+    if proc.returncode != 0:
+        return {"error": (proc.stderr or proc.stdout)[-600:], "wall_s": wall}
+    erases, programs = wear.board_erases(json.load(open(report)))
+    return {"erases": erases, "programs": programs, "wall_s": wall}
+
+
+def print_wear(results):
+    """The erases a game: the board's flash against the host's store on the same keys; 1 if they differ."""
+    print()
+    print("Sector erases of the Pico's NVM (tools/emulate's flash; deal 7, autoplay on, games to their end)")
+    print()
+    print("| firmware | pace | games | keys | idle writes (host) | erases: board | erases: host's store "
+          "| a game | page programs (board) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    bad = 0
+    for job, r in results:
+        h = job["host"]
+        if "error" in r:
+            print("ERROR: %s: %s" % (job["name"], r["error"][-300:]))
+            bad += 1
+            continue
+        bad += r["erases"] != h["erases"]
+        print("| %s | %s | %d | %d | %d | %d | %d | %.2f | %d |" % (
+            job["version"], job["pace"], h["games"], h["keys"], h["idle_writes"], r["erases"], h["erases"],
+            r["erases"] / h["games"], r["programs"]))
+    return bad
+
+
 # ------------------------------------------------------------------ main
 def find_firmwares():
     found = []
@@ -689,7 +768,10 @@ def parse_args(argv):
     ap.add_argument("--deal", default="7")
     ap.add_argument("--soak", default="0", help="also N random keys on each firmware at 320x240")
     ap.add_argument("--cuts", default="0", help="also N aimed power cuts, spread over the firmwares")
-    ap.add_argument("--only", choices=("anim",), help="anim: only the animation plan's runs and table")
+    ap.add_argument("--wear", default="0", help="also N games at autoplay and at human pace: erases a game")
+    ap.add_argument("--only", choices=("anim", "table", "saves"),
+                    help="anim: only the animation plan's runs and table; table: only the key plan's table; "
+                         "saves: only --cuts and --wear")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", default="2", help="emulators at once (each takes a core)")
     ap.add_argument("--out", default=DEFAULT_OUT)
@@ -714,7 +796,7 @@ def parse_args(argv):
         args.deal = wokwi_image.parse_deal(args.deal)
     except ValueError as e:
         ap.error(str(e))
-    for name in ("soak", "cuts", "seed", "jobs"):
+    for name in ("soak", "cuts", "wear", "seed", "jobs"):
         if not re.fullmatch(r"[0-9]{1,5}", getattr(args, name)):
             ap.error("--%s %.20s: want a whole number" % (name, getattr(args, name)))
         setattr(args, name, int(getattr(args, name)))
@@ -801,20 +883,24 @@ def main(argv=None):
     steps = plan(args.deal)
     keys = " ".join(w for w, _k, _l in steps)
     os.makedirs(args.out, exist_ok=True)
-    configs, bare_jobs, game_jobs = make_jobs(args, keys) if args.only != "anim" else ([], {}, [])
-    anim_configs, ajobs = anim_jobs(args)
+    configs, bare_jobs, game_jobs = make_jobs(args, keys) if args.only in (None, "table") else ([], {}, [])
+    anim_configs, ajobs = anim_jobs(args) if args.only in (None, "anim") else ([], [])
     game_jobs += ajobs
     cjobs = cut_jobs(args.firmwares, args.bootrom, args.out, args.cuts, args.seed) if args.cuts else []
-    print("bench_device: %d emulator runs, %d at a time ..." % (len(bare_jobs) + len(game_jobs) + len(cjobs),
+    wjobs = wear_jobs(args.firmwares, args.bootrom, args.out, args.wear, args.seed) if args.wear else []
+    print("bench_device: %d emulator runs, %d at a time ..." % (len(bare_jobs) + len(game_jobs) + len(cjobs)
+                                                                + len(wjobs),
                                                                 args.jobs), file=sys.stderr)
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         bare_f = {v: pool.submit(bare_run, j) for v, j in bare_jobs.items()}
         game_f = {j["name"]: pool.submit(game_run, j) for j in game_jobs}
         cut_f = [(j, pool.submit(cut_run, j)) for j in cjobs]
+        wear_f = [(j, pool.submit(wear_run, j)) for j in wjobs]
         bares = {v: f.result() for v, f in bare_f.items()}
         games = {n: f.result() for n, f in game_f.items()}
         cuts = [(j, f.result()) for j, f in cut_f]
+        wears = [(j, f.result()) for j, f in wear_f]
     results = {}
     for c in configs:
         g, b = games[c["name"]], bares[c["version"]]
@@ -829,10 +915,11 @@ def main(argv=None):
     date = time.strftime("%Y-%m-%d")
     if results:
         print_table(configs, results, date)
-    anim_bad = print_anims(anim_configs, games, steps)
+    anim_bad = print_anims(anim_configs, games, steps) if anim_configs else 0
     print()
     bad = print_soaks(args, games) + anim_bad
     bad += print_cuts(cuts) if cuts else 0
+    bad += print_wear(wears) if wears else 0
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"date": date, "deal": args.deal, "plan": steps, "configs": configs, "table": results,
                    "bare": bares, "wall_s": time.time() - t0}, f, indent=1)
