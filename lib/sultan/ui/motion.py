@@ -129,8 +129,9 @@ class Animation:
         self.cost = self.last - t
 
     def clear(self):
-        """The frame of a menu that closes, on its own, before a card travels: at 2x it takes about
-        220 ms (the panel's pixels), which would leave the slide after it one frame."""
+        """The frame of a menu that closes, on its own, before the hint's card travels: at 2x it
+        takes about 220 ms (the panel's pixels), which would leave the slide after it one frame (a
+        move's or an undo's step has its lift frame for it)."""
         if self.key():
             return
         self.kind = "slide"
@@ -344,12 +345,8 @@ def play(screen, display, ctrl, moves, events, sound, console):
             screen.update(ctrl, False)  # the new deal's status and message; its cards come from the stock
         a.deal(g)
     elif g.moves > moves:
-        if menu:
-            a.clear()  # the menu gone first, then the slide's clock starts
-        a.forward(g, moves)
+        a.forward(g, moves)  # a menu's choice: its step's lift takes the menu away, then the slide
     elif g.moves == moves - 1 and g.moves < g.log_end:
-        if menu:
-            a.clear()
         a.back(g)
     elif ctrl.hint:
         a.hint(g, ctrl.hint, menu)
