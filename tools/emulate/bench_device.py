@@ -356,7 +356,7 @@ def _starts_until(deal, words, want, limit=400):
 
 # ------------------------------------------------------------------ running the emulator
 def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None, report=None, extra=(),
-                 shots=False):
+                 shots=False, timeout_s=3000):
     cmd = [
         "node",
         os.path.join(HERE, "emulate.js"),
@@ -368,7 +368,7 @@ def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None,
         out_dir,
         "--quiet",
         "--timeout-s",
-        "3000",
+        str(timeout_s),  # wall time: a safety net only
     ]
     if not shots:
         cmd.append("--no-shots")
@@ -718,8 +718,9 @@ def wear_run(job):
     from sultan_host.bench import wear
 
     report = os.path.join(job["dir"], "report.json")
+    # a human's three games are some 1,400 s of simulated pauses: hours of wall time on a busy machine
     proc, wall = run_emulator(job["image"], job["bootrom"], job["dir"], keys=job["keys"], window="160x128",
-                              report=report)
+                              report=report, timeout_s=14400)
     if proc.returncode != 0:
         return {"error": (proc.stderr or proc.stdout)[-600:], "wall_s": wall}
     erases, programs = wear.board_erases(json.load(open(report)))
