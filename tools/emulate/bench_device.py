@@ -569,6 +569,19 @@ def print_anims(configs, games, steps):
 
 
 # ------------------------------------------------------------------ power cuts
+def saves_image(fw, out, what):
+    """(version, folder, image): the save benchmarks' Wokwi image of ``fw`` (deal 7, 160x128)."""
+    from sultan_host.bench import powercut
+
+    version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
+    d = os.path.join(out, "cp%s-%s" % (version, what))
+    os.makedirs(d, exist_ok=True)
+    image = os.path.join(d, "sultan.uf2")
+    wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(160, 128),
+                         deal=powercut.DEAL)
+    return version, d, image
+
+
 # the kinds of a run's trials after its first write: cheap ones most (a few keys and the idle write), a
 # pass's end (40-odd turns) once, and in every third run a lost game's record last (170-odd keys)
 CUT_ORDER = ("checkpoint", "settings", "pass end", "checkpoint", "settings", "checkpoint", "settings",
@@ -583,12 +596,7 @@ def cut_jobs(firmwares, bootrom, out, cuts, seed):
     by_fw = []
     per_fw = -(-cuts // len(firmwares))
     for fw in firmwares:
-        version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
-        d = os.path.join(out, "cp%s-cuts" % version)
-        os.makedirs(d, exist_ok=True)
-        image = os.path.join(d, "sultan.uf2")
-        wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(160, 128),
-                             deal=powercut.DEAL)
+        version, d, image = saves_image(fw, out, "cuts")
         jobs = []
         left, run = per_fw, 0
         while left > 0:
@@ -695,15 +703,9 @@ def print_cuts(results):
 def wear_jobs(firmwares, bootrom, out, games, seed):
     """Two runs on the newest firmware at 160x128 (sultan_host.bench.wear): ``games`` games of deal 7
     with autoplay on, at autoplay pace and at a human's (seeded pauses)."""
-    from sultan_host.bench import powercut, wear
+    from sultan_host.bench import wear
 
-    fw = firmwares[0]
-    version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
-    d = os.path.join(out, "cp%s-wear" % version)
-    os.makedirs(d, exist_ok=True)
-    image = os.path.join(d, "sultan.uf2")
-    wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(160, 128),
-                         deal=powercut.DEAL)
+    version, d, image = saves_image(firmwares[0], out, "wear")
     jobs = []
     for pace in ("autoplay", "human"):
         words, host = wear.plan(games, pace == "human", seed)
