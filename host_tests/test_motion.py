@@ -232,7 +232,8 @@ def test_the_winning_frame_is_the_table_and_the_cascade_leaves_nothing_behind():
     import displayio
 
     board = [g for g in d.root_group if isinstance(g, displayio.Group) and g.scale == 2][0]
-    assert len(board) == 50 + 1  # the objects made at start (the panel's 10 lines too), and the flyer
+    # the objects made at start (40, then the panel's lines and its marker), and the flyer
+    assert len(board) == 40 + lay.panel_lines + 1 + 1
 
 
 def test_the_gif_tool_writes_every_frame_and_refuses_what_is_not_a_gif(tmp_path, capsys):

@@ -20,7 +20,7 @@ KEPT = ("text", "help", "menu", "menutext", "refusals")
 LANGS = (words.EN, words.RU)
 MESSAGE_COLS = 26  # the status and message lines at 160x128 (a "%c" card is drawn 4 columns wide)
 PANEL_COLS = 25  # a line of the overlay panel
-PANEL_LINES = 9  # the panel's lines at 320x240 (160x128 has 10)
+PANEL_LINES = 8  # the panel's lines (sultan.ui.build._PANEL_LINES), at both sizes
 LABEL_COLS = 22  # a menu label: the panel's 25 less the "> " before it and the "^"/"v" after
 BIG = 999999999  # the largest figure a message shows (a deal number)
 

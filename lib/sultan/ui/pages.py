@@ -54,9 +54,8 @@ def stats_lines(stats, rules):
     s = stats.get(rules)
     n = s["played"]
     p = page("stats")
-    return (p[0] % words.ruleset_name(rules), p[1], p[2] % n,
-            p[3] % (s["won"], 100 * s["won"] // n if n else 0),
-            p[4] % s["lost"], p[5] % s["best_placed"], p[6] % s["streak"], p[7] % s["best_streak"])
+    return (p[0] % words.ruleset_name(rules), p[1] % n, p[2] % (s["won"], 100 * s["won"] // n if n else 0),
+            p[3] % s["lost"], p[4] % s["best_placed"], p[5] % s["streak"], p[6] % s["best_streak"])
 
 
 def over_lines(g):
