@@ -157,11 +157,10 @@ class Screen:
             self._chip(n, -1, 0)
             n += 1
         text = out + text
+        # No message: the line is written blank, not hidden (its paper is the felt's colour).
+        # Rewriting redraws only the cells that change; hiding or showing it redraws the whole
+        # line, 26 cells: closing a page at 2x redrew 6,240 pixels for its 8-cell help.
         self.message.write(text)
-        # No message: the line is hidden, not drawn blank.  Under it is bare felt, which
-        # displayio paints for less a pixel than a TileGrid (see build.felt): the key after
-        # a message clears it faster.
-        place(self.message.grid, self.layout.message_xy, text != "")
 
     def _chip(self, n, col, card):
         state = (col, card) if col >= 0 and card else None
