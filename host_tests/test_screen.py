@@ -32,7 +32,7 @@ from sultan.ui import build, keys, pages, sprites, textgrid, words
 from sultan.ui.build import CURSOR, HINT, MESSAGE, SELECTED, TEXT
 from sultan.ui.layout import CARD_H, CARD_W, F0, GLYPH_H, GLYPH_W, SULTAN_PLACE, TALON, TEXT_H
 from sultan.ui.menu import M_CHOOSE, M_HINT, M_RULES
-from sultan.ui.modes import OVER, STATS_PAGE
+from sultan.ui.modes import OVER, RULES_PAGE, STATS_PAGE
 from sultan_host.desktop import font, sheets
 from sultan_host.scripted import route
 from test_controller import menu_keys, script_for
@@ -203,6 +203,21 @@ def test_key_help_until_the_first_key(rig):
     assert rig.screen.message.text == ""
     rig.press("LEFT")
     assert rig.screen.message.text == ""
+
+
+def test_a_message_left_is_blanked_when_that_redraws_less_than_its_whole_line(rig):
+    band = slice(rig.layout.message_xy[1] * rig.scale, (rig.layout.message_xy[1] + GLYPH_H) * rig.scale)
+    _, bare = rig.press("RIGHT")  # the key help, 25 cells, leaves: the line hidden, the felt drawn
+    assert rig.screen.message.grid.hidden
+    rig.press("SELECT")
+    rig.press("UP")  # the menu's last item, Rules
+    rig.press("A")
+    assert rig.screen.message.text == words.HELP[RULES_PAGE] == " " * 11 + "B: close"
+    _, after = rig.press("B")  # its help, 8 cells, leaves: written blank, the line kept
+    assert not rig.screen.message.grid.hidden and rig.screen.message.text == ""
+    assert (after[band] == bare[band]).all()  # blank on the felt looks as no line
+    rig.press("LEFT")  # nothing to say, nothing to change
+    assert not rig.screen.message.grid.hidden
 
 
 def test_cursor_moves_and_only_rings_change(rig):
