@@ -36,10 +36,6 @@ _CHIPS = const(2)  # at most two cards in a message
 _FOUNDATIONS = const(8)
 _BACK_SHOWN = const(255)  # _show_card's card byte for a face-down card (the stock)
 _UNKNOWN = const(254)  # _show_card's "nothing drawn yet": no card byte is 254
-# A message left is written blank up to this many cells, else its line is hidden: at 2x on the Pico a
-# blank cell costs about 1.1 ms (240 glyph pixels), the felt under the whole line about 16 ms
-# (tools/emulate, 2026-12-01)
-_BLANK_MAX = const(15)
 CHIP = "%c"
 
 
@@ -161,13 +157,11 @@ class Screen:
             self._chip(n, -1, 0)
             n += 1
         text = out + text
-        line = self.message
-        # Leaving a message: rewriting it blank (its paper is the felt's colour) redraws the cells
-        # from its first letter to its last; hiding the line redraws all 26, as felt.
-        old = line.text
-        shown = text != "" or len(old.rstrip()) - (len(old) - len(old.lstrip())) <= _BLANK_MAX
-        line.write(text)
-        place(line.grid, self.layout.message_xy, shown and (text != "" or not line.grid.hidden))
+        self.message.write(text)
+        # No message: the line is hidden, not drawn blank.  Under it is bare felt, which
+        # displayio paints for less a pixel than a TileGrid (see build.felt): the key after
+        # a message clears it faster.
+        place(self.message.grid, self.layout.message_xy, text != "")
 
     def _chip(self, n, col, card):
         state = (col, card) if col >= 0 and card else None
