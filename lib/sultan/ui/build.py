@@ -67,7 +67,7 @@ _TRAY_PAD = const(2)  # a divan tray's rim round its cards (less where the text 
 PANEL_W = const(160)
 PANEL_H = const(128)
 _MENU_LINES = const(5)  # the menu's window: 5 lines keep a new deal chosen from it under 150 ms at 160x128
-_PANEL_LINES = const(8)  # the tallest page (host_tests/test_words.py checks they fit; why 8: PANEL_W)
+_PANEL_LINES = const(8)  # the tallest page (test_words.py checks): a 9th line at 2x cost 32 ms each way
 
 
 def layout(width, height):
