@@ -104,13 +104,14 @@ def panel_text(screen):
 
 
 def panel_rect(rig):
-    """The panel's (x, y, w, h) in its frame (``rig.frame``), from its lines on show; None
-    when it is hidden."""
+    """The panel's (x, y, w, h) in its frame (``rig.frame``), from its lines on show (as far as
+    the frame's right edge); None when it is hidden."""
     shown = [line.grid for line in rig.screen.panel.lines if not line.grid.hidden]
     if not shown:
         return None
     x, y = shown[0].x, shown[0].y
-    return x, y, rig.frame.w - x, len(shown) * shown[0].tile_height
+    w = min(rig.frame.w - x, shown[0].width * shown[0].tile_width)
+    return x, y, w, len(shown) * shown[0].tile_height
 
 
 def color(index):

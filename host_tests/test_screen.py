@@ -361,8 +361,8 @@ def test_lost_screen(rig):
         # the panel is as wide as its widest line (and a column each side), against the right edge
         x, y, w, h = panel_rect(rig)
         widest = max(len(line) for line in pages.over_lines(rig.game))
-        lay = rig.layout  # (at 2x it stands no further right than its lines reach: see build._text)
-        assert w == max(min(rig.frame.w, (widest + 2) * GLYPH_W), rig.frame.w - lay.panel_x_max)
+        lay = rig.layout  # (at 2x every panel is its lines' full width at x 0: see build._panel)
+        assert w == (lay.panel_cols * GLYPH_W if lay.scale > 1 else min(rig.frame.w, (widest + 2) * GLYPH_W))
         assert h == len(pages.over_lines(rig.game)) * GLYPH_H
         for line, want in zip(rig.screen.panel.lines, pages.over_lines(rig.game), strict=False):
             assert text_errors(rig.frame, fb, (x + GLYPH_W, line.grid.y), want, TEXT,

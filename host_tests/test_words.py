@@ -263,7 +263,7 @@ def test_the_won_panel_and_the_pages_in_russian():
         ctrl.press(k)
     assert ctrl.mode == OVER
     lines = pages.over_lines(ctrl.game)
-    assert lines[0] == "   * ПОБЕДА! *" and lines[3] == "собрано  95 из 95"
+    assert lines[0] == "   * ПОБЕДА! *" and lines[2] == "собрано  95 из 95"
     assert pages.stats_lines(None, 0)[2] == "не ведётся без сохранений"
     assert pages.rules_lines(1)[0] == "КЛАССИЧЕСКИЕ ПРАВИЛА"
 

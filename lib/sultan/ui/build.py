@@ -126,9 +126,9 @@ def _panel(scale, vw, vh):
     if scale > 1:
         # On CircuitPython a scaled TileGrid reaching past the display's right edge is repainted
         # whole at every refresh (a menu step at 320x240: 32,480 pixels, 190 ms; within the screen,
-        # 480 pixels, 14 ms): the lines end inside it, and a panel stands no further right.
-        cols = fw // GLYPH_W
-        return frame, lines, cols, fw - cols * GLYPH_W
+        # 480 pixels, 14 ms): the lines end inside it.  And every panel stands at x 0: a line
+        # hidden and shown again at another x is drawn twice (the lost panel after a page: 500 ms).
+        return frame, lines, fw // GLYPH_W, 0
     # the lines reach past the frame's right edge from any column (at 1x that costs nothing)
     return frame, lines, fw // GLYPH_W + 1, fw
 

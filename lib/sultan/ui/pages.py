@@ -61,5 +61,5 @@ def stats_lines(stats, rules):
 def over_lines(g):
     """The won/lost panel for the finished game ``g``."""
     p = page("over")
-    return (p[0] if g.status() == engine.WON else p[1], "", p[2] % g.deal, p[3] % g.placed,
+    return (p[0] if g.status() == engine.WON else p[1], p[2] % g.deal, p[3] % g.placed,
             p[4] % g.missed, p[5] % g.moves, p[6] % g.pass_no)
