@@ -75,6 +75,28 @@ def test_a_play_slides_to_its_foundation_and_ends_on_the_still_frame(size):
     assert (last(d) == want).all()
 
 
+def test_a_plays_first_frame_is_its_rings_and_counts_the_card_still_in_its_place():
+    """The lift: the key's answer at once, without the place the card leaves (its slide's first
+    frame repaints that, under the card), which at 2x is a card's 2,640 pixels and more."""
+    from sultan.ui.build import layout
+    from sultan.ui.layout import CARD_H, CARD_W, RING
+
+    d, ctrl, lines = movie.record(PLAY_DEAL, "320x240", "A A")
+    assert ctrl.game.placed == 1
+    said = [i for i, line in enumerate(lines) if line.startswith("SULTAN key=")][1]
+    lift = d.said[said - 1] - key_frames(d, lines, 2)  # the second key's first frame
+    lay = layout(320, 240)
+    s = lay.scale
+    x, y = lay.place_xy(0)
+    m = 2 * RING  # inside the rings, which the lift takes away
+    box = (slice((y + m) * s, (y + CARD_H - m) * s), slice((x + m) * s, (x + CARD_W - m) * s))
+    before, first, second = d.shots[lift - 1][1], d.shots[lift][1], d.shots[lift + 1][1]
+    assert (first != before).any()  # the selection's ring goes
+    assert (first[box] == before[box]).all()  # the card still in its place
+    assert not (second[box] == before[box]).all()  # then it leaves it
+    assert 0 < d.sent[lift] < CARD_W * CARD_H * s * s
+
+
 def test_a_key_during_a_slide_ends_it_and_is_handled():
     # START comes right after the slide's first frame: the slide stops, START turns a card
     d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A START", at_once=(2,))

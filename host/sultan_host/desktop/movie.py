@@ -30,11 +30,13 @@ class MovieDisplay(HeadlessDisplay):
         self.clock = clock
         self.frame_ms = frame_ms
         self.shots = []
+        self.sent = []  # the pixels each refresh sent (HeadlessDisplay.sent_pixels), as shots
 
     def refresh(self, *args, **kwargs):
         done = super().refresh(*args, **kwargs)
         self.clock.ms += self.frame_ms
         self.shots.append((self.clock.ms, self.pixels()))
+        self.sent.append(self.sent_pixels())
         return done
 
 

@@ -188,24 +188,28 @@ class Animation:
         f.hidden = True
 
     def step(self, g, src, dst, land):
-        """Show ``g``'s places but ``dst`` (still as before), slide ``land`` there, land it."""
+        """Show ``g``'s places but ``src`` and ``dst`` (still as before), lift, then show what
+        ``src`` leaves, slide ``land`` to ``dst`` and land it."""
         s = self.screen
-        show_cards(s, g, dst)
+        show_cards(s, g, src, dst)
         s._show_counts(g)
-        self.lift(src, land)
+        self.lift()
+        s._show_card(src, card_at(g, src))
         self.slide(src, dst, land, SLIDE_MS)
         s._show_card(dst, land)
 
-    def lift(self, src, card):
-        """A frame of its own before the slide's clock starts: ``card`` still at ``src``, over what
-        the places show by now.  At 2x that frame repaints the place it leaves, the counts and the
-        rings (about 8,500 pixels, 35 ms), which inside the slide left autoplay's steps three frames."""
-        if self.key():
+    def lift(self):
+        """A frame of its own before the slide's clock starts, the card still at its place: the
+        rings and the counts change (and a menu closes), the key's answer at once.  The place the
+        card leaves is repainted in the slide's first frame, under the card: at 2x both in this
+        frame were 6,500 pixels (a play's first frame 53 ms on 10.2.1), and inside the slide this
+        frame left autoplay's steps three frames."""
+        if self.pending is not None:
             return
-        place(self.flyer(card), self.screen.layout.place_xy(src))
         self.kind = "slide"
         self.frame()
         self.cost = _FIRST_COST
+        self.key()  # after the frame: a tone's first sample is made here (31 ms at 320x240)
 
     def forward(self, g, start):
         """The actions logged since move ``start``, taken back and played again one by one."""
@@ -230,9 +234,10 @@ class Animation:
         card = card_at(g, dst)
         g.undo()
         s = self.screen
-        show_cards(s, g, src)
+        show_cards(s, g, src, dst)
         s._show_counts(g)
-        self.lift(dst, card)
+        self.lift()
+        s._show_card(dst, card_at(g, dst))
         self.slide(dst, src, card, SLIDE_MS)
         s._show_card(src, card_at(g, src))
 
@@ -317,10 +322,10 @@ class Animation:
             console(self.line())
 
 
-def show_cards(screen, g, hold):
-    """``screen``'s places as ``g`` has them, but place ``hold`` (-1: none), left as it was."""
+def show_cards(screen, g, a, b):
+    """``screen``'s places as ``g`` has them, but places ``a`` and ``b``, left as they were."""
     for p in range(SULTAN_PLACE):
-        if p != hold:
+        if p != a and p != b:
             screen._show_card(p, card_at(g, p))
 
 
