@@ -202,14 +202,13 @@ class Animation:
         """A frame of its own before the slide's clock starts, the card still at its place: the
         rings and the counts change (and a menu closes), the key's answer at once.  The place the
         card leaves is repainted in the slide's first frame, under the card: at 2x both in this
-        frame were 6,500 pixels (a play's first frame 53 ms on 10.2.1), and inside the slide this
+        frame were 6,480 pixels (a play's, 53 ms on 10.2.1), and inside the slide this
         frame left autoplay's steps three frames."""
-        if self.pending is not None:
-            return
+        if self.key():  # before the frame: the Pico's Sound, made at its first event (31 ms, once),
+            return  # delays that key's answer, not the card's departure
         self.kind = "slide"
         self.frame()
         self.cost = _FIRST_COST
-        self.key()  # after the frame: a tone's first sample is made here (31 ms at 320x240)
 
     def forward(self, g, start):
         """The actions logged since move ``start``, taken back and played again one by one."""
