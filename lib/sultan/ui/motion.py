@@ -189,7 +189,7 @@ class Animation:
 
     def step(self, g, src, dst, land):
         """Show ``g``'s places but ``src`` and ``dst`` (still as before), lift, then show what
-        ``src`` leaves, slide ``land`` to ``dst`` and land it."""
+        ``src`` leaves, slide ``land`` to ``dst`` and land it (an undo's too: from where it went)."""
         s = self.screen
         show_cards(s, g, src, dst)
         s._show_counts(g)
@@ -232,13 +232,7 @@ class Animation:
         g.redo()
         card = card_at(g, dst)
         g.undo()
-        s = self.screen
-        show_cards(s, g, src, dst)
-        s._show_counts(g)
-        self.lift()
-        s._show_card(dst, card_at(g, dst))
-        self.slide(dst, src, card, SLIDE_MS)
-        s._show_card(src, card_at(g, src))
+        self.step(g, dst, src, card)
 
     def deal(self, g):
         """A new deal: each card of the layout and the divan comes from the stock in turn
