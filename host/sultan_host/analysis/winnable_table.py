@@ -25,7 +25,7 @@ from sultan.rules import engine, winnable
 from sultan.rules.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, TALON, Game
 
 from sultan_host.analysis import solver as classic_solver
-from sultan_host.cli import scan as sultan_scan
+from sultan_host.analysis import survey
 from sultan_host.paths import LIB
 
 DEFAULT_COUNT = (3000, 2000)  # entries, by rules
@@ -95,7 +95,7 @@ def collect(rules, count, jobs, budget):
     while len(found) < count:
         hi = lo + block - 1
         sys.stderr.write("%s: deals %d-%d (%d found so far)\n" % (RULES_NAMES[rules], lo, hi, len(found)))
-        found.extend(sultan_scan.winnable(rules, lo, hi, jobs, budget))
+        found.extend(survey.winnable(rules, lo, hi, jobs, budget))
         lo = hi + 1
     return found[:count]
 
