@@ -162,6 +162,22 @@ def test_no_sys_path_edits():
                         assert bad not in text or fn == "test_house.py", (fn, bad)
 
 
+def test_no_test_or_tool_loads_a_module_by_its_path_or_runs_a_cut_out():
+    # A module is imported by its name (firmware/'s from the folder that is CIRCUITPY's root, see
+    # test_firmware.firmware_module); a function a test needs is importable, not cut out of its file
+    # and exec'd.  (test_firmware_build execs what the build wrote for sources it made itself: the
+    # build's rewriting is what it tests.)
+    ways = ("spec_from_file_location", "SourceFileLoader", "run_path", "load_source", "ast.Module(",
+            "exec(compile(")
+    for top in ("host", "host_tests", "tools"):
+        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = [d for d in dirnames if d not in ("__pycache__", "node_modules")]
+            for fn in filenames:
+                if fn.endswith(".py") and fn != "test_house.py":
+                    text = open(os.path.join(dirpath, fn), encoding="utf-8").read()
+                    assert not [w for w in ways if w in text], (os.path.join(dirpath, fn), ways)
+
+
 def test_data_files_are_found_beside_their_modules_or_on_circuitpy_when_frozen():
     from sultan import data_path
     from sultan.rules import winnable
