@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Make the winnable-deal tables shipped in lib/sultan (``make winnable``).
 
-    python3 tools/winnable_table.py                    # both tables
-    python3 tools/winnable_table.py --rules seed --count 3000
-    python3 tools/winnable_table.py --check            # is each file's fingerprint current?
+    python3 -m sultan_host.analysis.winnable_table                    # both tables
+    python3 -m sultan_host.analysis.winnable_table --rules seed --count 3000
+    python3 -m sultan_host.analysis.winnable_table --check            # is each file's fingerprint current?
 
 Seed rules: the first ``--count`` deals (from 1 up) that canonical autoplay
 wins.  Classic rules: the first ``--count`` deals the classic solver (or the
-hint policy) wins.  The file format is described in ``lib/sultan/winnable.py``;
+hint policy) wins.  The file format is described in ``lib/sultan/rules/winnable.py``;
 its fingerprint is a CRC-32 of what the generator and the rules make of a few
 deals, so a changed generator or rule makes ``host_tests/test_winnable.py``
 fail until the tables are made again with this command.
