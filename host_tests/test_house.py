@@ -45,6 +45,9 @@ def imports_of(text, name):
                 base = ".".join(parts + ([base] if base else []))
             out.add(base)
             out.update(base + "." + a.name for a in node.names)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                "__import__", "import_module") and node.args and isinstance(node.args[0], ast.Constant):
+            out.add(str(node.args[0].value))  # an import by a name written as a string
     return out
 
 
@@ -85,6 +88,8 @@ def test_the_device_package_imports_no_host_code():
     assert seen > 100
     lazy = "def f():\n    if x:\n        from sultan_host.snapshot import snapshot\n"
     assert "sultan_host.snapshot" in imports_of(lazy, "sultan.x")  # the walk finds a nested import
+    by_string = "def f():\n    return __import__('sultan_host.game')\n"
+    assert "sultan_host.game" in imports_of(by_string, "sultan.x")
 
 
 def test_the_board_imports_no_host_only_module():
