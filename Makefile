@@ -111,11 +111,12 @@ endif
 
 ## make bench-device [DEAL=7] [SOAK=300] [CUTS=210] [WEAR=3] [ONLY=anim|table|saves]: the game on CircuitPython
 ## 10.2.1, 9.2.8 and 8.2.7 (vendor-local/) in the emulator at 320x240 and 160x128: mem_free, start-up, key latencies,
-## pixels, one table, and each animation's frame rate (a won deal's slides, hint, deal and cascade), another (SOAK:
+## pixels, one table, and each animation's frame rate (a won deal's slides, hint, deal and cascade), another, both
+## written into docs/figures.md with their date and firmware (SOAK:
 ## random keys on each firmware; CUTS: power cuts aimed inside each kind of save, and what each boot showed; WEAR:
 ## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, or CUTS and WEAR)
 bench-device: $(STAMP) $(EMULATE_DEPS)
-	$(BIN)/python tools/emulate/bench_device.py $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY))
+	$(BIN)/python -m sultan_host.bench.device $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY))
 
 ## make typecheck: mypy of firmware/ and lib/ against circuitpython-stubs and each board's pins
 typecheck: $(STAMP)

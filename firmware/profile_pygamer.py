@@ -25,6 +25,8 @@ class JoystickKeys:
     """The keypad interface (``.events.get()``) over four buttons and the joystick."""
 
     def __init__(self) -> None:
+        # profile_pybadge.make_keys's shift register with 4 buttons: written again on purpose, since
+        # launch loads one profile alone and a profile imports no other
         self._buttons = keypad.ShiftRegisterKeys(
             clock=board.BUTTON_CLOCK,
             data=board.BUTTON_OUT,

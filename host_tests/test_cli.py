@@ -93,3 +93,16 @@ def test_the_tools_shim_runs_from_a_python_without_the_package():
                        timeout=120)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == json.loads(cli("play", "--deal", "7", "--json").stdout)
+
+
+def test_the_hosts_game_is_the_rules_game_with_its_snapshot():
+    # sultan_host.game is the engine's documented way in on the host (the device package imports no host code)
+    from sultan.rules import engine
+    from sultan_host import game
+
+    g = game.Game(deal=7)
+    g.autoplay()
+    ref = engine.Game(deal=7)
+    ref.autoplay()
+    assert isinstance(g, engine.Game) and game.TALON == engine.TALON and game.OK == engine.OK
+    assert g.snapshot() == snapshot(ref) and g.snapshot()["placed"] == ref.placed

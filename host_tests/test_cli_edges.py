@@ -12,6 +12,7 @@ import time
 import pytest
 from sultan.rules import cards
 from sultan.rules.engine import Game
+from sultan_host.analysis import survey
 from sultan_host.bench.mash import state
 from sultan_host.cli import main as cli_main
 from sultan_host.cli import scan
@@ -262,7 +263,7 @@ def test_jobs_are_capped_at_the_work_and_the_cores(monkeypatch, capsys):
 
     monkeypatch.setattr(multiprocessing, "Pool", pool)
     code, out, _ = cli(capsys, "scan", "--deals", "1-1500", "--jobs", "1000")
-    assert code == 0 and started and started[0] <= min(3, scan.JOBS_PER_CORE * (os.cpu_count() or 1))
+    assert code == 0 and started and started[0] <= min(3, survey.JOBS_PER_CORE * (os.cpu_count() or 1))
     code, _, _ = cli(capsys, "scan", "--deals", "1-40", "--jobs", "1000")  # one chunk: no pool at all
     assert code == 0 and len(started) == 1
 

@@ -6,6 +6,7 @@ ones diagram.json wires, and the scenario may press only buttons that exist, lon
 """
 
 import ast
+import importlib
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import types
 
 import pytest
 from conftest import emulate_deps
@@ -20,7 +22,8 @@ from conftest import emulate_deps
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIAGRAM = os.path.join(ROOT, "diagram.json")
 SCENARIO = os.path.join(ROOT, "wokwi", "scenario.yaml")
-PICO_PROFILE = os.path.join(ROOT, "firmware", "profile_pico_ili9341.py")
+FIRMWARE = os.path.join(ROOT, "firmware")
+PICO_PROFILE = os.path.join(FIRMWARE, "profile_pico_ili9341.py")
 
 PICO_PINS = (
     {"GP%d" % i for i in range(23)}
@@ -247,13 +250,37 @@ def test_launch_knows_a_profile_per_board():
         assert os.path.isfile(os.path.join(ROOT, "firmware", module + ".py")), module
 
 
-def test_launch_sound_is_optional_and_never_fatal(capsys):
+def stand_in(name, attr):
+    """A module ``name`` whose every attribute is ``attr(its name)`` (dunders are not there)."""
+    mod = types.ModuleType(name)
+
+    def get(n):
+        if n.startswith("__"):
+            raise AttributeError(n)
+        return attr(n)
+
+    mod.__getattr__ = get
+    return mod
+
+
+def firmware_module(monkeypatch, name):
+    """``import name`` from firmware/, the folder that is CIRCUITPY's root on a board, over stand-ins
+    for the board's own modules (a pin is its name: ``board.GP15`` is "GP15"); gone after the test."""
+    monkeypatch.syspath_prepend(FIRMWARE)
+    monkeypatch.setitem(sys.modules, "board", stand_in("board", str))
+    for hw in ("busio", "keypad", "busdisplay", "fourwire", "displayio"):
+        monkeypatch.setitem(sys.modules, hw, stand_in(hw, lambda n: type(n, (), {})))
+    monkeypatch.delitem(sys.modules, name, raising=False)
+    mod = importlib.import_module(name)
+    monkeypatch.setitem(sys.modules, name, mod)
+    return mod
+
+
+def test_launch_sound_is_optional_and_never_fatal(capsys, monkeypatch):
     """launch hands app.run the profile's make_sound() where there is one; a failing one means silence."""
     with open(os.path.join(ROOT, "firmware", "launch.py")) as f:
         tree = ast.parse(f.read())
-    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make_sound")
-    ns = {}
-    exec(compile(ast.Module(body=[fn], type_ignores=[]), "launch.py", "exec"), ns)
+    ns = vars(firmware_module(monkeypatch, "launch"))
 
     class Pico:  # no make_sound
         pass
@@ -285,11 +312,7 @@ def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch):
     from sultan import app
     from sultan.ui import sound
 
-    with open(PICO_PROFILE) as f:
-        tree = ast.parse(f.read())
-    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make_sound")
-    ns = {"BUZZER": "GP15", "NEOPIXEL": "GP22"}
-    exec(compile(ast.Module(body=[fn], type_ignores=[]), PICO_PROFILE, "exec"), ns)
+    ns = vars(firmware_module(monkeypatch, "profile_pico_ili9341"))
     woken = []
     monkeypatch.setattr(sound, "wake", lambda *a: woken.append(a))
     s = ns["make_sound"]()
@@ -419,12 +442,11 @@ def test_typecheck_catches_a_misspelt_api(tmp_path):
         assert proc.returncode == 1 and "error:" in proc.stdout, proc.stdout
 
 
-def test_launch_test_settings():
+def test_launch_test_settings(monkeypatch):
     """launch reads the emulator's test settings from settings.toml (os.getenv): a test profile,
     the deal, the memory trace; unset (every real board) changes nothing."""
     with open(os.path.join(ROOT, "firmware", "launch.py")) as f:
         tree = ast.parse(f.read())
-    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "setting")
     env = {"SULTAN_DEAL": 7, "SULTAN_SIZE": "160x128"}
 
     class FakeOs:
@@ -432,8 +454,9 @@ def test_launch_test_settings():
         def getenv(name):
             return env.get(name)
 
-    ns = {"os": FakeOs}
-    exec(compile(ast.Module(body=[fn], type_ignores=[]), "launch.py", "exec"), ns)
+    launch = firmware_module(monkeypatch, "launch")
+    monkeypatch.setattr(launch, "os", FakeOs)
+    ns = vars(launch)
     assert ns["setting"]("SULTAN_DEAL") == "7" and ns["setting"]("SULTAN_PROFILE") is None
     main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "parts")
     names = {

@@ -29,7 +29,11 @@ def sources(top, package):
 
 def imports(path, name):
     """Every module ``name`` imports (absolute; ``from a import b`` counts a.b, in case b is a module)."""
-    tree = ast.parse(open(path, encoding="utf-8").read())
+    return imports_of(open(path, encoding="utf-8").read(), name)
+
+
+def imports_of(text, name):
+    tree = ast.parse(text)
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -41,6 +45,9 @@ def imports(path, name):
                 base = ".".join(parts + ([base] if base else []))
             out.add(base)
             out.update(base + "." + a.name for a in node.names)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                "__import__", "import_module") and node.args and isinstance(node.args[0], ast.Constant):
+            out.add(str(node.args[0].value))  # an import by a name written as a string
     return out
 
 
@@ -58,7 +65,7 @@ def test_the_rules_import_nothing_from_the_other_parts_nor_displayio():
             top = m.split(".")[0]
             assert top in ("sultan", "sys", "gc", "micropython", "time", "random", "array", "struct", "os"), m
             if top == "sultan":
-                assert not m.startswith(("sultan.ui", "sultan.saves", "sultan.app", "sultan.engine")), name
+                assert not m.startswith(("sultan.ui", "sultan.saves", "sultan.app")), name
 
 
 def test_the_saves_know_no_screen_and_the_screen_no_saves():
@@ -71,11 +78,18 @@ def test_the_saves_know_no_screen_and_the_screen_no_saves():
 
 
 def test_the_device_package_imports_no_host_code():
+    # Every module of lib/, the host-only ones too, and every import, the lazy ones in functions too:
+    # the arrow between the packages runs one way, from the host package down.
+    seen = 0
     for name, path in sources(LIB, "sultan"):
-        if name in HOST_ONLY_MODULES:  # in lib/, not built for the board (the build's own list)
-            continue
         for m in imports(path, name):
-            assert not m.startswith("sultan_host"), (name, m)
+            assert m.split(".")[0] != "sultan_host", (name, m)
+            seen += 1
+    assert seen > 100
+    lazy = "def f():\n    if x:\n        from sultan_host.snapshot import snapshot\n"
+    assert "sultan_host.snapshot" in imports_of(lazy, "sultan.x")  # the walk finds a nested import
+    by_string = "def f():\n    return __import__('sultan_host.game')\n"
+    assert "sultan_host.game" in imports_of(by_string, "sultan.x")
 
 
 def test_the_board_imports_no_host_only_module():
@@ -105,6 +119,43 @@ def test_no_import_circle_anywhere():
     assert len(g) > 30  # both packages were read
 
 
+def part(name):
+    """The part a module belongs to: its package below the top one (sultan_host.cli.scan is
+    sultan_host.cli), or the module itself when it lies at the top (sultan_host.args, sultan.app)."""
+    return ".".join(name.split(".")[:2])
+
+
+def test_no_circle_between_the_parts_of_either_package():
+    # Modules may avoid a circle while their packages make one (analysis.winnable_table -> cli.scan ->
+    # analysis.solver once did): each part's arrows run one way too.
+    parts = {}
+    for n, ms in graph().items():
+        parts.setdefault(part(n), set()).update(part(m) for m in ms if part(m) != part(n))
+    for a, targets in parts.items():
+        for b in targets:
+            path = reach(parts, b, a)
+            assert path is None, "a circle of parts: " + " -> ".join([a] + path)
+    assert {"sultan_host.cli", "sultan_host.analysis", "sultan.ui", "sultan.rules"} <= set(parts)
+
+
+def reach(g, a, b):
+    """A path [a, ..., b] along the arrows of g, or None."""
+    todo, came = [a], {a: None}
+    while todo:
+        n = todo.pop()
+        if n == b:
+            path = []
+            while n is not None:
+                path.append(n)
+                n = came[n]
+            return path[::-1]
+        for m in g.get(n, ()):
+            if m not in came:
+                came[m] = n
+                todo.append(m)
+    return None
+
+
 def test_no_sys_path_edits():
     for top in ("lib", "host", "host_tests", "tools"):
         for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
@@ -114,6 +165,22 @@ def test_no_sys_path_edits():
                     text = open(os.path.join(dirpath, fn), encoding="utf-8").read()
                     for bad in ("sys.path.insert", "sys.path.append", "sys.path[:0]"):
                         assert bad not in text or fn == "test_house.py", (fn, bad)
+
+
+def test_no_test_or_tool_loads_a_module_by_its_path_or_runs_a_cut_out():
+    # A module is imported by its name (firmware/'s from the folder that is CIRCUITPY's root, see
+    # test_firmware.firmware_module); a function a test needs is importable, not cut out of its file
+    # and exec'd.  (test_firmware_build execs what the build wrote for sources it made itself: the
+    # build's rewriting is what it tests.)
+    ways = ("spec_from_file_location", "SourceFileLoader", "run_path", "load_source", "ast.Module(",
+            "exec(compile(")
+    for top in ("host", "host_tests", "tools"):
+        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = [d for d in dirnames if d not in ("__pycache__", "node_modules")]
+            for fn in filenames:
+                if fn.endswith(".py") and fn != "test_house.py":
+                    text = open(os.path.join(dirpath, fn), encoding="utf-8").read()
+                    assert not [w for w in ways if w in text], (os.path.join(dirpath, fn), ways)
 
 
 def test_data_files_are_found_beside_their_modules_or_on_circuitpy_when_frozen():

@@ -1,4 +1,4 @@
-"""scan / stats (tools/sultan_scan.py) and the classic solver (tools/classic_solver.py)."""
+"""scan / stats (sultan_host.cli.scan, sultan_host.analysis.survey), the progress bar, the classic solver."""
 
 import io
 import json
@@ -11,8 +11,9 @@ from helpers import winning_order
 from sultan.rules import engine
 from sultan.rules.engine import RULES_CLASSIC, Game
 from sultan_host.analysis import solver as classic_solver
+from sultan_host.analysis import survey
 from sultan_host.cli import main as sultan_cli
-from sultan_host.cli import scan as sultan_scan
+from sultan_host.progress import Progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
@@ -71,9 +72,9 @@ def test_stats_classic_has_hint_and_solver_rows_and_a_table():
 
 
 def test_wilson_interval_known_values():
-    lo, hi = sultan_scan.wilson(0, 10)
+    lo, hi = survey.wilson(0, 10)
     assert lo == 0 and abs(hi - 0.2775) < 1e-3
-    lo, hi = sultan_scan.wilson(50, 100)
+    lo, hi = survey.wilson(50, 100)
     assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
 
 
@@ -145,8 +146,10 @@ class Tty:
 def test_progress_bar_only_on_a_terminal():
     for tty in (True, False):
         stream = Tty(tty)
-        bar = sultan_scan.Progress(1000, stream)
+        bar = Progress(1000, stream)
         for _ in range(10):
             bar.add(100)
         bar.close()
-        assert ("100% 1000/1000 deals" in stream.text) == tty and (stream.text == "") == (not tty)
+        drawn = "100%" in stream.text and "1000/1000" in stream.text
+        assert drawn == tty and (stream.text == "") == (not tty)
+        assert bar.done == bar.total == 1000  # counted with or without the bar (an interrupted run says it)

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Make the winnable-deal tables shipped in lib/sultan (``make winnable``).
 
-    python3 tools/winnable_table.py                    # both tables
-    python3 tools/winnable_table.py --rules seed --count 3000
-    python3 tools/winnable_table.py --check            # is each file's fingerprint current?
+    python3 -m sultan_host.analysis.winnable_table                    # both tables
+    python3 -m sultan_host.analysis.winnable_table --rules seed --count 3000
+    python3 -m sultan_host.analysis.winnable_table --check            # is each file's fingerprint current?
 
 Seed rules: the first ``--count`` deals (from 1 up) that canonical autoplay
 wins.  Classic rules: the first ``--count`` deals the classic solver (or the
-hint policy) wins.  The file format is described in ``lib/sultan/winnable.py``;
+hint policy) wins.  The file format is described in ``lib/sultan/rules/winnable.py``;
 its fingerprint is a CRC-32 of what the generator and the rules make of a few
 deals, so a changed generator or rule makes ``host_tests/test_winnable.py``
 fail until the tables are made again with this command.
@@ -25,7 +25,7 @@ from sultan.rules import engine, winnable
 from sultan.rules.engine import RULES_CLASSIC, RULES_NAMES, RULES_SEED, TALON, Game
 
 from sultan_host.analysis import solver as classic_solver
-from sultan_host.cli import scan as sultan_scan
+from sultan_host.analysis import survey
 from sultan_host.paths import LIB
 
 DEFAULT_COUNT = (3000, 2000)  # entries, by rules
@@ -95,7 +95,7 @@ def collect(rules, count, jobs, budget):
     while len(found) < count:
         hi = lo + block - 1
         sys.stderr.write("%s: deals %d-%d (%d found so far)\n" % (RULES_NAMES[rules], lo, hi, len(found)))
-        found.extend(sultan_scan.winnable(rules, lo, hi, jobs, budget))
+        found.extend(survey.winnable(rules, lo, hi, jobs, budget))
         lo = hi + 1
     return found[:count]
 

@@ -27,6 +27,8 @@ from sultan_host.paths import LIB
 
 ROOT = os.path.dirname(LIB)
 TOOLS = os.path.join(ROOT, "tools")
+# The engine's heap on the board (mem_free; sultan_host.bench.engine's MP_SCRIPT measures the same
+# steps on the MicroPython VM with mem_alloc): each script runs where the other cannot.
 CODE = """
 import gc
 import supervisor

@@ -14,9 +14,9 @@ ROOT = os.environ.get("SULTAN_CHECKOUT") or os.path.dirname(
 )
 FIRMWARE = os.path.join(ROOT, "firmware")
 LIB = os.path.join(ROOT, "lib")
-# The lib/sultan modules the board never imports (the build leaves them out; test_house lets them
-# alone import host code): the host's ``from sultan.engine import Game`` shim and the RAM region.
-HOST_ONLY_MODULES = ("sultan.engine", "sultan.saves.memory")
+# The lib/sultan modules the board never imports (the build leaves them out): the RAM region, a
+# save's store for the host's tests and tools.
+HOST_ONLY_MODULES = ("sultan.saves.memory",)
 HOST_ONLY_FILES = tuple(os.path.join(*m.split(".")) + ".py" for m in HOST_ONLY_MODULES)  # under lib/
 DEFAULT_OUT = os.path.join(ROOT, "build", "CIRCUITPY")
 

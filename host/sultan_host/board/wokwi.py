@@ -40,7 +40,7 @@ PICO_BOARD = "raspberry_pi_pico"
 EMULATE = os.path.join(ROOT, "tools", "emulate")
 WINDOW_PROFILE = "profile_pico_window"  # the emulator's test profile (tools/emulate)
 MAX_DEAL = 999_999_999
-# What a bare code.py prints (the start-up baseline of tools/emulate/bench_device.py): its heap, and
+# What a bare code.py prints (the start-up baseline of sultan_host.bench.device): its heap, and
 # how long after its start it printed (it waits for the USB host: output before that is lost).
 BARE_CODE = (
     "import supervisor\n"

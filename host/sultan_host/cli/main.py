@@ -10,7 +10,7 @@ This module only builds the parser and dispatches: each command lives in its own
 (``play``, ``saves`` for resume, ``scan`` for scan and stats), which adds its parser and
 runs it, and none of them calls back here.  Bad arguments exit with status 2 and one line
 on stderr, never a traceback.  Ctrl-C or SIGTERM stops a command quietly: one line saying how
-many deals were done (``scan.Progress.last``), exit status 130.
+many deals were done (``Progress.last``), exit status 130.
 """
 
 import signal
@@ -18,6 +18,7 @@ import sys
 
 from sultan_host.args import Parser, UsageError, one_line
 from sultan_host.cli import play, saves, scan
+from sultan_host.progress import Progress
 
 PROG = "sultan"  # the installed command (tools/sultan_cli.py runs the same main)
 COMMANDS = {"play": play.run, "resume": saves.run, "scan": scan.run, "stats": scan.run}
@@ -38,7 +39,7 @@ def _stop(_signal, _frame):
 
 def stopped():
     """The line an interrupted command ends with: how far it got."""
-    p = scan.Progress.last
+    p = Progress.last
     if p is None:
         return "%s: stopped\n" % PROG
     return "%s: stopped after %s of %s deals\n" % (PROG, format(p.done, ","), format(p.total, ","))
@@ -46,7 +47,7 @@ def stopped():
 
 def main(argv=None, out=None):
     out = out or sys.stdout
-    scan.Progress.last = None
+    Progress.last = None
     try:
         previous = signal.signal(signal.SIGTERM, _stop)
     except ValueError:  # not the main thread: SIGTERM stays as it was
@@ -61,7 +62,7 @@ def main(argv=None, out=None):
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:  # the pool, if any, is terminated on the way out (scan.run_chunks)
+    except KeyboardInterrupt:  # the pool, if any, is terminated on the way out (survey.run_chunks)
         try:
             out.flush()
         except (OSError, ValueError):

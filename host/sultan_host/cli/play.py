@@ -13,7 +13,7 @@ from sultan.rules.order import stock_order_error
 from sultan_host.args import Once, UsageError, clip, deal_number, deal_range
 from sultan_host.cli import saves
 from sultan_host.cli.report import emit
-from sultan_host.cli.scan import Progress
+from sultan_host.progress import Progress
 
 
 def add_parser(sub):

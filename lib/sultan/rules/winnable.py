@@ -1,9 +1,9 @@
 """Tables of winnable deal numbers, read from flash one entry at a time.
 
-``lib/sultan/winnable_seed.tbl`` lists deals the seed rules' canonical policy
+``lib/sultan/rules/winnable_seed.tbl`` lists deals the seed rules' canonical policy
 wins (so a player who misses no chance wins them); ``winnable_classic.tbl``
 deals the classic solver wins.  Both are made on the host by
-``tools/winnable_table.py`` (``make winnable``).
+``sultan_host.analysis.winnable_table`` (``make winnable``).
 
 File format (little-endian)::
 

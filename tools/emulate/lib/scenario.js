@@ -1,52 +1,27 @@
 'use strict';
-// The subset of YAML that a Wokwi CLI scenario uses: top-level `name`, `version`, `author` and a
-// `steps` list whose items are one-key maps, each either a scalar or a nested map of scalars.
-function scalar(text) {
-  let t = text.trim();
-  const hash = t.search(/\s#/);
-  if (hash >= 0 && !/^["']/.test(t)) t = t.slice(0, hash).trim();
-  if (/^".*"$/.test(t)) return JSON.parse(t);
-  if (/^'.*'$/.test(t)) return t.slice(1, -1).replace(/''/g, "'");
-  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
-  return t;
-}
+// A Wokwi CLI scenario: `name`, `version`, `author` and a `steps` list whose items are one-key maps,
+// each a scalar or a map of scalars.  js-yaml reads the YAML; this checks the shape the runner needs.
+const yaml = require('js-yaml');
 
 function parseScenario(text) {
-  const out = { steps: [] };
-  let inSteps = false;
-  let current = null; // the nested map of the step being read
-  for (const raw of text.split(/\r?\n/)) {
-    if (!raw.trim() || raw.trim().startsWith('#')) continue;
-    const indent = raw.length - raw.trimStart().length;
-    const line = raw.trim();
-    if (indent === 0) {
-      const m = /^([\w-]+):\s*(.*)$/.exec(line);
-      if (!m) throw new Error('scenario: cannot read ' + JSON.stringify(raw));
-      inSteps = m[1] === 'steps';
-      if (!inSteps) out[m[1]] = scalar(m[2]);
-      current = null;
-      continue;
-    }
-    if (!inSteps) continue;
-    let m = /^-\s+([\w-]+):\s*(.*)$/.exec(line);
-    if (m) {
-      if (m[2] === '') {
-        current = {};
-        out.steps.push({ [m[1]]: current });
-      } else {
-        current = null;
-        out.steps.push({ [m[1]]: scalar(m[2]) });
-      }
-      continue;
-    }
-    m = /^([\w-]+):\s*(.*)$/.exec(line);
-    if (m && current) {
-      current[m[1]] = scalar(m[2]);
-      continue;
-    }
-    throw new Error('scenario: cannot read ' + JSON.stringify(raw));
+  let doc = {}; // no document at all (only blanks and comments): no steps
+  try {
+    if (/^[ \t]*[^#\s]/m.test(text)) doc = yaml.load(text);
+  } catch (e) {
+    throw new Error('scenario: ' + e.message.split('\n')[0]);
   }
-  return out;
+  if (doc === null) doc = {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new Error('scenario: not a map of name, version, steps');
+  }
+  const steps = doc.steps === undefined || doc.steps === null ? [] : doc.steps;
+  if (!Array.isArray(steps)) throw new Error('scenario: steps is not a list');
+  steps.forEach((step, i) => {
+    const map = step !== null && typeof step === 'object' && !Array.isArray(step);
+    const one = map && Object.keys(step).length === 1;
+    if (!one) throw new Error('scenario: step ' + (i + 1) + ' is not a one-key map: ' + JSON.stringify(step));
+  });
+  return { ...doc, steps };
 }
 
 // "100ms", "1.5s", "250" (ms) -> milliseconds

@@ -10,6 +10,7 @@ const { HC165 } = require('../lib/hc165');
 const { Netlist } = require('../lib/netlist');
 const { parseScenario, parseDuration } = require('../lib/scenario');
 const { encodePNG } = require('../lib/png');
+const { PNG } = require('pngjs');
 const { NeoPixelStream, wordBits, describe, RESET_NS } = require('../lib/neopixel');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -126,6 +127,14 @@ test('scenario: the Wokwi YAML subset', () => {
   assert.deepStrictEqual(s.steps[2], { 'set-control': { 'part-id': 'btnRight', control: 'pressed', value: 1 } });
   assert.strictEqual(parseDuration('60ms'), 60);
   assert.strictEqual(parseDuration('1.5s'), 1500);
+  // comments, both quotes, and a file of comments only (no steps)
+  const c = parseScenario("# c\nname: x  # why\nsteps:\n  - wait-serial: 'it''s'\n  - wait-serial: \"a: b\"\n");
+  assert.deepStrictEqual(c, { name: 'x', steps: [{ 'wait-serial': "it's" }, { 'wait-serial': 'a: b' }] });
+  assert.deepStrictEqual(parseScenario('# only a comment\n\n'), { steps: [] });
+  // what the runner cannot play is refused with a reason
+  assert.throws(() => parseScenario('steps:\n  - [1, 2]\n'), /step 1 is not a one-key map/);
+  assert.throws(() => parseScenario('steps: 3\n'), /steps is not a list/);
+  assert.throws(() => parseScenario('name: [\n'), /^Error: scenario: /);
 });
 
 test('png: a valid file that decodes back', () => {
@@ -135,7 +144,10 @@ test('png: a valid file that decodes back', () => {
   const idat = png.indexOf('IDAT');
   const len = png.readUInt32BE(idat - 4);
   const raw = zlib.inflateSync(png.subarray(idat + 4, idat + 4 + len));
-  assert.deepStrictEqual(Array.from(raw), [0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 9, 9, 9]);
+  assert.deepStrictEqual(Array.from(raw), [0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 9, 9, 9]); // rows unfiltered
+  const back = PNG.sync.read(png);
+  assert.deepStrictEqual([back.width, back.height, back.colorType], [2, 2, 2]);
+  assert.deepStrictEqual(Array.from(back.data.filter((_v, i) => i % 4 !== 3)), Array.from(rgb));
 });
 
 const { crop, randomKeys, serialErrors, RANDOM_MIX } = require('../lib/run');
