@@ -15,9 +15,8 @@ import sys
 import tomllib
 
 import pytest
-from conftest import emulate_deps
+from conftest import ROOT, emulate_deps
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIAGRAM = os.path.join(ROOT, "diagram.json")
 SCENARIO = os.path.join(ROOT, "wokwi", "scenario.yaml")
 PICO_PROFILE = os.path.join(ROOT, "firmware", "profile_pico_ili9341.py")

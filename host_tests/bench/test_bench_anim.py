@@ -5,7 +5,7 @@ only.  No emulator: the report is made up here."""
 import importlib.util
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from conftest import ROOT
 
 
 def bench():
