@@ -167,7 +167,7 @@ def reference_diff(name, img):
         img.save(path, optimize=True)
         return None
     if not os.path.exists(path):
-        return "no reference %s (regenerate: SULTAN_REGEN=1 pytest host_tests/test_screen.py)" % path
+        return "no reference %s (regenerate: SULTAN_REGEN=1 pytest host_tests/ui/test_screen.py)" % path
     from PIL import Image
 
     want = np.asarray(Image.open(path).convert("RGB"))

@@ -10,8 +10,8 @@ import sys
 import time
 
 import pytest
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
 ALL = "1-999999999"
 

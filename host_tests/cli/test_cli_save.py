@@ -5,12 +5,12 @@ import os
 import subprocess
 import sys
 
+from conftest import ROOT
 from helpers import winning_order
 from sultan.rules import cards
 from sultan.rules.engine import Game
 from sultan_host.snapshot import snapshot
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
 
 

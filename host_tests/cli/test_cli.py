@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
 from sultan_host.snapshot import snapshot
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
 
 

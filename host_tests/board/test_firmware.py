@@ -17,9 +17,8 @@ import tomllib
 import types
 
 import pytest
-from conftest import emulate_deps
+from conftest import ROOT, emulate_deps
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIAGRAM = os.path.join(ROOT, "diagram.json")
 SCENARIO = os.path.join(ROOT, "wokwi", "scenario.yaml")
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -344,12 +343,16 @@ def node():
 
 
 def scenario():
+    """The Wokwi scenario as tools/emulate reads it (js-yaml: tools/emulate's npm packages first)."""
+    exe = node()
+    err = emulate_deps()
+    assert err is None, err
     code = (
         "const {parseScenario}=require('./tools/emulate/lib/scenario');"
         "process.stdout.write(JSON.stringify(parseScenario(require('fs').readFileSync(%s,'utf8'))))"
         % json.dumps(SCENARIO)
     )
-    out = subprocess.run([node(), "-e", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([exe, "-e", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 

@@ -14,10 +14,10 @@ import sys
 import zipfile
 
 import pytest
+from conftest import ROOT
 from PIL import Image
 from sultan_host.desktop.screenshot import render
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE_ROOTS = ("lib", "host")  # pyproject.toml's [tool.setuptools.packages.find] where
 DEAL, SIZE, KEYS = 7, "320x240", "RIGHT A"
 

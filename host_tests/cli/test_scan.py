@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
 from helpers import winning_order
 from sultan.rules import engine
 from sultan.rules.engine import RULES_CLASSIC, Game
@@ -15,7 +16,6 @@ from sultan_host.analysis import survey
 from sultan_host.cli import main as sultan_cli
 from sultan_host.progress import Progress
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
 
 

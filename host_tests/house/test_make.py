@@ -12,8 +12,8 @@ import sys
 import textwrap
 
 import pytest
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECK = os.path.join(ROOT, "tools", "venv_check.py")
 
 

@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from conftest import ROOT
 from sultan.rules import cards
 from sultan.rules.engine import Game
 from sultan_host.analysis import survey
@@ -19,7 +20,6 @@ from sultan_host.cli import scan
 from sultan_host.desktop import screenshot, sim
 from sultan_host.filesave import open_store
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
 SIM = os.path.join(ROOT, "tools", "sim.py")
 

@@ -1,5 +1,6 @@
 """The store wired into the app loop: resume at power-on, the damage message once, saves on keys."""
 
+from conftest import ROOT
 from sultan import app
 from sultan.saves.memory import MemoryRegion
 from sultan.saves.store import DAMAGED, DAMAGED_SHORT, Store
@@ -49,7 +50,7 @@ def test_the_simulator_resumes_from_its_save_file(tmp_path):
     import subprocess
     import sys
 
-    sim = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "sim.py")
+    sim = os.path.join(ROOT, "tools", "sim.py")
     f = str(tmp_path / "sim.bin")
     env = dict(os.environ, SDL_VIDEODRIVER="dummy")
 

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+from conftest import ROOT
 from PIL import Image
 from sultan import app
 from sultan.nostore import NoStore
@@ -14,7 +15,6 @@ from sultan_host import scripted
 from sultan_host.desktop.headless import HeadlessDisplay
 from sultan_host.snapshot import snapshot
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
 
 

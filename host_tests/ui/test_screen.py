@@ -3,7 +3,7 @@
 Each scenario asserts real properties of the pixels (card and text glyphs drawn from their
 bit strings, where the cursor is, which region changed, what each refresh redrew) and then
 compares with a small reference PNG in host_tests/reference/.  Regenerate them with
-``SULTAN_REGEN=1 .venv/bin/python -m pytest host_tests/test_screen.py`` (and look at them).
+``SULTAN_REGEN=1 .venv/bin/python -m pytest host_tests/ui/test_screen.py`` (and look at them).
 On any failure the actual PNG is written to host_tests/_failures/.
 
 The headless display books refreshes as CircuitPython does (see its docstring), so the

@@ -3,14 +3,13 @@
 import os
 import re
 
+from conftest import ROOT
 from helpers import FULL_PACK, all_cards
 from hypothesis import given
 from hypothesis import strategies as st
 from sultan.rules import cards, rng
 from sultan.rules.engine import Game
 from sultan_host.snapshot import snapshot
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def readme_vectors():
