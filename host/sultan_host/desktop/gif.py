@@ -17,17 +17,17 @@ from sultan_host.desktop.screenshot import checked, picture_options
 GIF_MAGIC = b"GIF8"
 
 
-def gif_out(path):
+def gif_out(path, what="--out"):
     """A GIF may be written at ``path``: a new file, an empty one or a GIF, in a directory that exists."""
-    if not path.lower().endswith(".gif"):
-        raise UsageError("--out must name a .gif file, not %r" % clip(path))
     if os.path.isdir(path):
-        raise UsageError("--out is a directory: %s" % clip(path))
+        raise UsageError("%s is a directory: %s" % (what, clip(path)))
+    if not path.lower().endswith(".gif"):
+        raise UsageError("%s must name a .gif file, not %r" % (what, clip(path)))
     real = os.path.realpath(path)
     if not os.path.isdir(os.path.dirname(real)):
         raise UsageError("no such directory: %s" % clip(os.path.dirname(real)))
     if os.path.lexists(real) and not os.path.isfile(real):
-        raise UsageError("--out is not a regular file: %s" % clip(path))
+        raise UsageError("%s is not a regular file: %s" % (what, clip(path)))
     if os.path.isfile(real) and os.path.getsize(real):
         with open(real, "rb") as f:
             if f.read(len(GIF_MAGIC)) != GIF_MAGIC:
