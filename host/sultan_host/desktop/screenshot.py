@@ -36,7 +36,10 @@ def render(deal, size, script="", scale=1, store=None):
 
 def parse_args(argv=None):
     """The options, every one checked (UsageError on the first that is wrong)."""
-    p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG.")
+    p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG (with --gif: every frame "
+                                               "as an animated GIF).")
+    p.add_argument("--gif", action="store_true",
+                   help="an animated GIF of every frame instead (--out x.gif; --gap, ms from one key to the next)")
     picture_options(p, "PNG")
     return checked(p.parse_args(argv), png_out)
 
@@ -64,6 +67,11 @@ def checked(a, out_check):
 
 
 def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    if "--gif" in args:  # the installed sultan-screenshot, as tools/screenshot.py: one command, two kinds
+        from sultan_host.desktop import gif
+
+        return gif.main(args)
     try:
         a = parse_args(argv)
         img, _ctrl = render(a.deal, a.size, a.keys, a.scale)
