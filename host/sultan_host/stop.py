@@ -1,5 +1,6 @@
-"""Ctrl-C before a command is ready: the entry points (``sultan``, ``sultan-sim``,
-``sultan-screenshot``) set this up before they import anything big, so a SIGINT while Python
+"""Ctrl-C before a command is ready: the entry points (``sultan``: ``sultan_host.cli.entry``;
+``sultan-sim``, ``sultan-screenshot``: ``sultan_host.desktop.entry``) set this up before they
+import anything big, so a SIGINT while Python
 still imports the game ends the run with one line and status 130, never a traceback.
 
 Builtins only: this is what runs first, and the ``signal`` module imports ``enum`` (milliseconds
@@ -33,27 +34,3 @@ def ready():
     """Ctrl-C raises KeyboardInterrupt again, which each command ends quietly itself."""
     if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, signal.SIG_DFL, None):
         signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def sultan():
-    early("sultan")
-    from sultan_host.cli.main import main
-
-    ready()
-    return main()
-
-
-def sim():
-    early("sim")
-    from sultan_host.desktop.sim import main
-
-    ready()
-    return main()
-
-
-def screenshot():
-    early("screenshot")
-    from sultan_host.desktop.screenshot import main
-
-    ready()
-    return main()

@@ -155,11 +155,10 @@ def readme_movie(size="160x128"):
 
 def main(argv=None):
     """``python -m sultan_host.desktop.movie [FILE]``: the README's GIF, written only where nothing is
-    lost (a new or empty file, or a GIF: ``gif.gif_out``); anything else one line, exit 2."""
+    lost (a new or empty file, or a GIF: ``args.gif_out``); anything else one line, exit 2."""
     import sys
 
-    from sultan_host.args import Parser, UsageError, clip, one_line
-    from sultan_host.desktop.gif import gif_out
+    from sultan_host.args import Parser, UsageError, clip, gif_out, one_line
 
     p = Parser(prog="movie", description="The README's animated GIF (deal 8, then a won game's last move).")
     p.add_argument("out", nargs="?", default="sultan.gif", metavar="FILE",

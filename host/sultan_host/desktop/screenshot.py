@@ -67,13 +67,10 @@ def checked(a, out_check):
 
 
 def main(argv=None):
-    args = sys.argv[1:] if argv is None else argv
-    if "--gif" in args:  # the installed sultan-screenshot, as tools/screenshot.py: one command, two kinds
-        from sultan_host.desktop import gif
-
-        return gif.main(args)
     try:
         a = parse_args(argv)
+        if a.gif:  # the commands hand --gif to desktop.gif before this (desktop.entry, tools/screenshot.py)
+            raise UsageError("--gif: python -m sultan_host.desktop.gif makes the GIF")
         img, _ctrl = render(a.deal, a.size, a.keys, a.scale)
         png_out(a.out)  # again, just before writing: nothing but a PNG is replaced
         try:
