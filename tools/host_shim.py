@@ -39,6 +39,7 @@ def run(module, tool):
             os.execv(VENV_PYTHON, [VENV_PYTHON] + sys.argv)
         sys.stderr.write("%s: the host package is not installed: run `make test` first\n" % tool)
         sys.exit(2)
-    if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, signal.SIG_DFL, None):
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # each command ends Ctrl-C quietly itself
-    sys.exit(main())
+    from sultan_host.stop import finish, ready
+
+    ready()  # each command ends a Ctrl-C quietly itself
+    sys.exit(finish(tool, main))

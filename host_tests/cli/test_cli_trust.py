@@ -163,6 +163,16 @@ def test_output_to_a_full_disk_ends_quietly(args):
     assert "Exception ignored" not in r.stderr
 
 
+def test_a_screenshot_told_to_a_full_disk_ends_quietly(tmp_path):
+    """Every tool through tools/host_shim.py and the installed commands (sultan_host.stop.finish)."""
+    for exe in ([sys.executable, SHOT], [os.path.join(BIN, "sultan-screenshot")]):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run(exe + ["--deal", "3", "--out", str(tmp_path / "a.png")], stdout=full,
+                               stderr=subprocess.PIPE, text=True, timeout=300)
+        assert r.returncode == 1 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r.stderr
+        assert "No space left" in r.stderr and (tmp_path / "a.png").exists()
+
+
 @pytest.mark.parametrize("args", [["play", "--deal", "7"], ["stats", "--deals", "1-20"]])
 def test_output_closed_ends_quietly(args):
     r = subprocess.run(["sh", "-c", 'exec "$0" "$@" >&-', sys.executable, CLI] + args,

@@ -8,4 +8,4 @@ def sultan():
     from sultan_host.cli.main import main
 
     stop.ready()
-    return main()
+    return stop.finish("sultan", main)

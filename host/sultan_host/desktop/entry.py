@@ -9,7 +9,7 @@ def sim():
     from sultan_host.desktop.sim import main
 
     stop.ready()
-    return main()
+    return stop.finish("sim", main)
 
 
 def screenshot():
@@ -23,4 +23,4 @@ def screenshot():
         from sultan_host.desktop.screenshot import main
 
     stop.ready()
-    return main()
+    return stop.finish("screenshot", main)
