@@ -28,7 +28,7 @@ Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it g
 import gc
 import time
 
-from sultan import forget
+from sultan import __version__, forget
 from sultan.rules import engine
 from sultan.ui.keys import NAMES
 
@@ -75,12 +75,9 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
     g = ctrl.game
-    from sultan import __version__  # (here: no global of this module for a string said once)
-
     gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
-    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (
-        board_id, g.deal, gc.mem_free() if hasattr(gc, "mem_free") else 0,  # CircuitPython has gc.mem_free
-        __version__, getattr(store, "seq", 0)))
+    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
+        gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
     saved = ctrl.changes
     settings = ctrl.settings()
     n = 0
