@@ -125,6 +125,38 @@ def test_the_readme_says_how_to_install_play_and_keep_the_save(zipped):
     assert max(len(line) for line in text.splitlines()) <= 79
 
 
+def test_the_readmes_way_to_clear_the_save_gives_a_fresh_game_not_damage(zipped):
+    """The README's REPL lines, run over a stand-in ``microcontroller.nvm`` that holds a save (the
+    Pico's 4 KB log and the PyBadge's 8 KB slots): the next start finds no save and no damage."""
+    import types
+
+    from sultan.rules import engine
+    from sultan.saves.nvm import NvmRegion
+    from sultan.saves.store import Store
+
+    text = members(zipped[1])[1]["Sultan/README.txt"].decode("ascii")
+    recipe = [ln.strip() for ln in text.splitlines()[text.splitlines().index("  import microcontroller"):]]
+    recipe = "\n".join(recipe[:recipe.index("")])
+    assert "microcontroller.nvm[" in recipe
+    for size, log in ((4096, True), (8192, False)):
+        nvm = bytearray(b"\xff" * size)
+        store = Store(NvmRegion(nvm, 0, 4096 if log else 2048, log))
+        game = engine.Game(deal=7)
+        game.turn()
+        store.save(game)
+        store.flush()
+        assert Store(NvmRegion(nvm, 0, 4096 if log else 2048, log)).load(engine.Game(deal=1)) is not None
+        board = types.ModuleType("microcontroller")
+        board.nvm = nvm
+        sys.modules["microcontroller"] = board
+        try:
+            exec(recipe, {})
+        finally:
+            del sys.modules["microcontroller"]
+        again = Store(NvmRegion(nvm, 0, 4096 if log else 2048, log))
+        assert again.load(engine.Game(deal=1)) is None and again.message is None, size
+
+
 def test_the_launcher_files_name_the_game_and_picture_our_sultan_card(zipped):
     from PIL import Image
     from sultan_host.desktop.sheets import sprite_sheet

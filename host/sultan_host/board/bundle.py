@@ -78,8 +78,8 @@ def source_version():
 
 
 README = """\
-Sultan %(version)s: a two-deck patience for CircuitPython handhelds
-==================================================================
+%(title)s
+%(rule)s
 
 The Sultan's Pyramid: eight foundations round the sultan (the king of hearts)
 are built up in suit to the queen from a six-card divan, the talon and a stock
@@ -129,8 +129,8 @@ The save
 The game saves itself -- the game in play, the settings and the statistics --
 in the board's microcontroller.nvm, a small piece of flash beside the firmware
 and not a file on CIRCUITPY.  It survives a reset, a power cut and a new copy
-of the game (a save of an older version loads), and copying or erasing files
-on the drive does not touch it.  A damaged save is found, said once and
+of the game (an older version's save loads), and copying or erasing files on
+the drive does not touch it.  A damaged save is found, said once and
 replaced by a new game.  The game has no menu item that clears it; to start
 afresh, type at the board's REPL (this clears all of microcontroller.nvm, and
 any other program's data there):
@@ -150,7 +150,8 @@ them (Fruit Jam OS's convention); the game itself needs neither.
 
 
 def readme(version):
-    return (README % {"version": version}).encode("ascii")
+    title = "Sultan %s: a two-deck patience for CircuitPython handhelds" % version
+    return (README % {"version": version, "title": title, "rule": "=" * len(title)}).encode("ascii")
 
 
 def metadata():
