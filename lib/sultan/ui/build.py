@@ -152,15 +152,35 @@ def read_bitmap(name):
         w = head[4] | head[5] << 8
         h = head[6] | head[7] << 8
         bmp = displayio.Bitmap(w, h, 1 << depth)
-        if head[3] == 1:  # this CircuitPython's own Bitmap memory (the build's: see its
-            buf = memoryview(bmp)  # "sheets in the Bitmap's own memory"): one read, no unpacking
+        if head[3]:  # a Bitmap's own memory (the build's "sheets in the Bitmap's own memory"):
+            buf = memoryview(bmp)  # one read, no unpacking
             if f.readinto(buf) != len(buf):
                 raise ValueError("short bitmap file: " + name)
+            if head[3] != _layout():  # the 9.x build on 9.0 or 9.1, whose words run the other way
+                _reverse_words(buf)
         elif bitmaptools is not None:
             bitmaptools.readinto(bmp, f, depth, 1, True)
         else:
             _read_pixels(bmp, f, depth)
     return bmp
+
+
+def _layout():
+    """How this CircuitPython keeps a Bitmap's rows: 1, in the file's byte order (9.2 on), or 2, each
+    32-bit word's bytes reversed (8.x to 9.1): its first pixel's bit shows which."""
+    probe = displayio.Bitmap(8, 1, 2)
+    probe[0, 0] = 1
+    return 1 if memoryview(probe)[0] else 2
+
+
+def _reverse_words(buf):
+    for i in range(0, len(buf), 4):
+        a = buf[i]
+        buf[i] = buf[i + 3]
+        buf[i + 3] = a
+        a = buf[i + 1]
+        buf[i + 1] = buf[i + 2]
+        buf[i + 2] = a
 
 
 def _read_pixels(bmp, f, depth):
