@@ -528,7 +528,7 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
         for step in range(2 * n + 1):
             i = rig.ctrl.menu_index
             text = panel_text(rig.screen)
-            top = rig.screen.panel.menu_top
+            top = rig.ctrl.menu.top
             assert len(text) == rows and top <= i < top + rows
             # the marker's line shows the item the cursor is on, and the ">" is drawn beside it
             assert text[i - top].strip().rstrip("^v").strip() == rig.ctrl.menu_label(i)
