@@ -127,28 +127,26 @@ def make_sound():  # -> a sultan.app.Silent that sounds from its first event on
 
     class Later(Silent):
         """Silent until an event; the main loop's next ``update`` (the key's frame comes first)
-        makes the Sound (``sultan.ui.sound.pwm_sound``) and plays that event; from then on the
+        makes the Sound (``sultan.ui.sound.wake``) and plays that event; from then on the
         events and updates are the Sound's -- or, if it can't be had, a Silent's for good."""
 
-        def __init__(self):
-            self.sound = None  # the Sound once made (a Silent if it could not be)
-            self.first = None  # the event that makes it
+        sound = None  # the Sound once made (a Silent if it could not be)
+        pending = None  # the event that makes it
 
         def event(self, name=None):
             if self.sound is None:
-                self.first = name
+                self.pending = name
             else:
                 self.sound.event(name)
 
-        def update(self):
-            s = self.sound
-            if s is not None:
-                s.update()
-            elif self.first is not None:
-                from sultan.ui.sound import pwm_sound
+        def update(self, arg=None):  # (arg: as the Silent's, whose one no-op takes one)
+            if self.sound is not None:
+                self.sound.update()
+            elif self.pending is not None:
+                from sultan.ui.sound import wake
 
-                s = self.sound = pwm_sound(BUZZER, NEOPIXEL) or Silent()
-                s.event(self.first)
+                self.sound = wake(BUZZER, NEOPIXEL) or Silent()
+                self.sound.event(self.pending)
 
         # set_sound, set_lights: the Silent's no-ops (no switches in the menu: both stay on)
 

@@ -25,6 +25,8 @@ class JoystickKeys:
     """The keypad interface (``.events.get()``) over four buttons and the joystick."""
 
     def __init__(self) -> None:
+        # profile_pybadge's shift register, four keys of it: written twice on purpose, as a
+        # board imports its own profile and no other
         self._buttons = keypad.ShiftRegisterKeys(
             clock=board.BUTTON_CLOCK,
             data=board.BUTTON_OUT,

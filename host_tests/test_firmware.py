@@ -304,7 +304,7 @@ def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch, cap
             self.calls.append("update")
 
     made = []
-    monkeypatch.setattr(sound, "pwm_sound", lambda *pins: made.append(pins) or Heard())
+    monkeypatch.setattr(sound, "wake", lambda *pins: made.append(pins) or Heard())
     s = ns["make_sound"]()
     assert isinstance(s, app.Silent)  # app.start: has_sound False, the menu as the host draws it
     s.set_sound(False)
@@ -316,7 +316,7 @@ def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch, cap
     s.event("win")
     s.update()
     assert made == [("GP15", "GP22")] and s.sound.calls == ["place", "win", "update"]
-    monkeypatch.setattr(sound, "pwm_sound", lambda *pins: made.append(pins))  # no Sound to be had
+    monkeypatch.setattr(sound, "wake", lambda *pins: made.append(pins))  # no Sound to be had
     s = ns["make_sound"]()
     s.event("place")
     s.update()

@@ -216,10 +216,10 @@ def test_pixels_send_green_red_blue_over_neopixel_write(monkeypatch):
     assert strip.writes == [("GP22", "out", bytes([28, 40, 0, 2, 1, 3]))]
 
 
-def test_pwm_sound_is_a_sound_on_the_buzzer_and_the_strip(monkeypatch):
+def test_wake_is_a_sound_on_the_buzzer_and_the_strip(monkeypatch):
     strip, made = FakeStrip(monkeypatch), []
     fake_pwm(monkeypatch, made)
-    s = sound.pwm_sound("GP15", "GP22")
+    s = sound.wake("GP15", "GP22")
     assert isinstance(s, Sound)
     s.event("win")
     ((pin, audio),) = made
@@ -229,16 +229,16 @@ def test_pwm_sound_is_a_sound_on_the_buzzer_and_the_strip(monkeypatch):
     assert strip.writes[-1][2] == bytes(15)
 
 
-def test_pwm_sound_without_audiopwmio_lights_alone(monkeypatch):
+def test_wake_without_audiopwmio_lights_alone(monkeypatch):
     strip = FakeStrip(monkeypatch)
     monkeypatch.setitem(sys.modules, "audiopwmio", None)  # import audiopwmio: ImportError
-    s = sound.pwm_sound("GP15", "GP22")
+    s = sound.wake("GP15", "GP22")
     s.event("win")
     assert s.audio is None and strip.writes  # silent, but the lights sweep
 
 
-def test_pwm_sound_that_fails_says_so_and_gives_none(monkeypatch, capsys):
+def test_wake_that_fails_says_so_and_gives_none(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "audiopwmio", None)
     monkeypatch.setitem(sys.modules, "neopixel_write", None)  # no strip either: Pixels fails
-    assert sound.pwm_sound("GP15", "GP22") is None
+    assert sound.wake("GP15", "GP22") is None
     assert "SULTAN no sound:" in capsys.readouterr().out

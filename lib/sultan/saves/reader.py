@@ -47,7 +47,7 @@ class Record:
         self.order_at = 0
         self.log_at = 0
 
-    def parse(self, data):
+    def decode(self, data):
         """Read the record in ``data`` (a slot's bytes) into this one; False if it is not one."""
         size = len(data)
         if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or data[2] != VERSION:
@@ -89,7 +89,7 @@ class Record:
 def decode(data):
     """The Record in ``data`` (a slot's bytes), or None if it is not one (``encode``'s inverse)."""
     r = Record()
-    return r if r.parse(data) else None
+    return r if r.decode(data) else None
 
 
 def restore(rec, data, game=None):
@@ -157,14 +157,34 @@ def _newest(data, offsets):
     return -1, None
 
 
-def _records(data, second):
-    """(offsets, end): where the records laid one after another start (found by their headers:
-    CRCs are checked newest first), from the region's start and from ``second`` (the second of
-    two slots); and where those from the start end."""
+def read(slots, game=None):
+    """What ``slots`` (a ``sultan.saves.store.Slots``) holds: (record, game, damaged, seq, last,
+    end, fault), the newest record that holds with its game replayed, and the Slots' fields as
+    the reading leaves them (``Slots.read`` sets them).
+
+    The records are found one after another from the region's start (a log, or the first of two
+    slots) and from its second slot's start; the newest by sequence number whose CRC holds is
+    replayed (into ``game`` when it has the same rules, see ``restore``).  ``record`` None: none
+    holds; ``game`` None: it has none, or it does not replay (then the one before it, if that one
+    does).  ``damaged``: something that does not hold (never an erased or fresh region: no save;
+    never a record cut short beside older ones: a cut write).  ``seq``: the newest's; ``last``:
+    the record the next write keeps (the one loaded; -1: none); ``end``, a log's (None stays: two
+    slots): erased from there on, -1 if not; ``fault``: an exception met.
+    """
+    seq, last, end, fault = slots.seq, slots.last, slots.end, slots.fault
+    if not slots.enabled:
+        return None, None, False, seq, last, end, fault
+    region = slots.region
+    try:
+        data = region.read(0, len(region))  # once, whole
+    except MemoryError:  # a heap too full to read is no damage: the save stays as it is
+        raise
+    except Exception as err:  # a region that cannot be read is damage, not a crash
+        return None, None, True, seq, last, end, err
     size = len(data)
-    offsets = []
-    end = -1
-    for at in (0, second):
+    offsets = []  # of the records laid one after another (by their headers: CRCs are checked newest first)
+    found = -1
+    for at in (0, slots.slot_size):  # from the start, and from the second of two slots
         if at in offsets:
             break  # reached from the start already
         while (at + MIN_RECORD <= size and data[at] == 0x53 and data[at + 1] == 0x55
@@ -174,36 +194,10 @@ def _records(data, second):
                 break
             offsets.append(at)
             at += n
-        if end < 0:
-            end = at
-    return offsets, end
-
-
-def read(region, second, game, seq, last, end, fault):
-    """What ``region`` holds, for ``sultan.saves.store.Slots.read``: (record, game, damaged, seq,
-    last, end, fault), the newest record that holds with its game replayed, and the Slots' fields
-    ``seq``, ``last``, ``end`` and ``fault`` (given) as the reading leaves them.
-
-    The records are found one after another from the region's start (a log, or the first of two
-    slots) and from ``second`` (its second slot's start); the newest by sequence number whose
-    CRC holds is replayed (into ``game`` when it has the same rules, see ``restore``).
-    ``record`` None: none holds; ``game`` None: it has none, or it does not replay (a newest
-    record whose moves do not replay gives way to the one before it when that one does).
-    ``damaged``: something that does not hold (never an erased or fresh region: no save; never a
-    record cut short beside older ones: a cut write).  ``seq``: the newest's; ``last``: the
-    record the next write keeps (the one loaded; -1: none); ``end``, a log's (None stays: two
-    slots): erased from there on, -1 if not; ``fault``: an exception met.  The region is read
-    once, whole.
-    """
-    try:
-        data = region.read(0, len(region))
-    except MemoryError:  # a heap too full to read is no damage: the save stays as it is
-        raise
-    except Exception as err:  # a region that cannot be read is damage, not a crash
-        return None, None, True, seq, last, end, err
-    offsets, found = _records(data, second)
+        if found < 0:
+            found = at
     if end is not None:
-        end = found if found < len(data) and min(memoryview(data)[found:]) == 0xFF else -1
+        end = found if found < size and min(memoryview(data)[found:]) == 0xFF else -1
     at, rec = _newest(data, offsets)
     if rec is None:
         damaged = not (min(data) == 0xFF or getattr(region, "fresh", False))

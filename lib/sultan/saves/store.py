@@ -61,13 +61,10 @@ class Slots:
     def read(self, game=None):
         """(record, game, damaged): the newest record that holds, with its game replayed (see
         ``sultan.saves.reader.read``: imported for this and forgotten, as a board reads once)."""
-        if not self.enabled:
-            return None, None, False
         from sultan.saves import reader
 
         try:
-            rec, loaded, damaged, self.seq, self.last, self.end, self.fault = reader.read(
-                self.region, self.slot_size, game, self.seq, self.last, self.end, self.fault)
+            rec, loaded, damaged, self.seq, self.last, self.end, self.fault = reader.read(self, game)
         finally:
             forget("sultan.saves.reader")
         return rec, loaded, damaged

@@ -131,24 +131,18 @@ class Actions:
                 h = g.sure_play()
         self.check_over()
 
-    def undo(self):
-        code = self.game.undo()
+    def undo(self, redo=False):
+        """Take the last action back (``redo``: do the last one taken back again; one method for
+        both, as a method's code is heap on the board)."""
+        code = self.game.redo() if redo else self.game.undo()
         if code == engine.OK:
             self.changes += 1
             self.selected = NONE
-            self.tell(TEXT_UNDONE)
-            if self.mode == OVER:
+            self.tell(TEXT_REDONE if redo else TEXT_UNDONE)
+            if redo:
+                self.check_over()
+            elif self.mode == OVER:
                 self.mode = PLAY
-        else:
-            self._refused(code)
-
-    def redo(self):
-        code = self.game.redo()
-        if code == engine.OK:
-            self.changes += 1
-            self.selected = NONE
-            self.tell(TEXT_REDONE)
-            self.check_over()
         else:
             self._refused(code)
 

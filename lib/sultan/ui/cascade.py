@@ -107,7 +107,7 @@ class Cascade:
         """The trail taken off the board (its heap let go), the piles as the game has them."""
         s = self.screen
         for tg in self.trail:
-            s.drop(tg)
+            s.board.remove(tg)
         self.trail = []
         for f in range(FOUNDATIONS):
             s.show_card(F0 + f, g.foundation_card(f))

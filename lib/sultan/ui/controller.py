@@ -80,7 +80,7 @@ class Controller(Actions):
         self.motion_on = True
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
-        self.menu = None  # sultan.ui.menu.Menu once wanted
+        self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu is up)
         self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up (its
         # digits, pos and number(); sultan.ui.menu opens it)
         if settings is None:
@@ -143,12 +143,11 @@ class Controller(Actions):
         if self.mode == PLAY:
             self.check_over()
 
-    def show_menu(self, panel):
-        """Draw the menu on ``panel`` (the screen's ``sultan.ui.widgets.Panel``)."""
-        self._menu().show(panel, self)
-
     def open(self, mode, editor=None):
-        """Put up page ``mode`` (``sultan.ui.modes``), or the digit editor ``editor`` (DEAL)."""
+        """Put up the menu, a page (``mode``: ``sultan.ui.modes``) or the digit editor ``editor``
+        (DEAL).  The menu is made the first time (``menu``: the screen draws it)."""
+        if mode == MENU:
+            self._menu()
         self.mode = mode
         self.editor = editor
 
@@ -200,7 +199,7 @@ class Controller(Actions):
             self._stock()
         elif key == keys.SELECT:
             self.selected = NONE
-            self.mode = MENU
+            self.open(MENU)
         if self.game.status() != engine.PLAYING:
             self.check_over()
 
@@ -235,4 +234,4 @@ class Controller(Actions):
         elif key == keys.B:
             self.undo()
         elif key == keys.SELECT:
-            self.mode = MENU
+            self.open(MENU)

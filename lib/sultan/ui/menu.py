@@ -4,7 +4,7 @@ The controller imports it when the menu is first wanted (SELECT, or a caller ask
 ``Controller.items``) and keeps it: it is opened often.  Items are numbers (M_*); a menu
 shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound and light switches
 only where the board has them.  Labels come from ``sultan.ui.words.menu_items()``.  The
-screen draws the menu with ``Menu.show`` (through ``Controller.show_menu``).
+screen draws the menu with ``Menu.show``.
 """
 
 from sultan import const, forget
@@ -152,7 +152,7 @@ class Menu:
         elif item == M_UNDO:
             ctrl.undo()
         elif item == M_REDO:
-            ctrl.redo()
+            ctrl.undo(redo=True)
         elif item == M_HINT:
             self._hint(ctrl)
         elif item == M_AUTO:

@@ -233,7 +233,9 @@ class Animation:
     def hint(self, g, menu=False):
         """The hint's card slides from the ring round its place to the one round its target and
         vanishes there: the rings stay to say it (after the menu's closing frame when ``menu``)."""
-        src, dst = self.screen.hint_places()
+        rings = self.screen.rings  # show_rings put the hint's on its places
+        src = rings[0].at
+        dst = rings[1].at
         if dst == NONE:  # a turn or a redeal: no card travels
             return
         if menu:

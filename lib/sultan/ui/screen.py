@@ -109,7 +109,7 @@ class Screen:
 
     def sprite(self):
         """A new card TileGrid on the board at ``FLYING``, hidden off the screen (for cards that
-        travel: ``flyer``, the won game's cascade; ``drop`` lets it go)."""
+        travel: ``flyer``, the won game's cascade, which takes its own off ``board`` at its end)."""
         import displayio  # never before the first animation
 
         tg = displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=CARD_COLS, height=CARD_ROWS,
@@ -118,10 +118,6 @@ class Screen:
         tg.hidden = True  # off the screen until first shown (see the module)
         self.board.insert(FLYING, tg)
         return tg
-
-    def drop(self, tg):
-        """Take ``sprite`` ``tg`` off the board."""
-        self.board.remove(tg)
 
     def flyer(self):
         """The sprite a played card slides on (``sultan.ui.motion``): made once, then kept."""
@@ -152,7 +148,7 @@ class Screen:
     def show_rings(self, ctrl):
         """Rings: hint source and target, selection, cursor; none while a panel is up (their
         bars are cheap to hide, and a ring's edge would peek out beside a panel).  The hint's
-        places are read back with ``hint_places``."""
+        two rings' places (``Ring.at``) say its move (sultan.ui.motion reads them)."""
         h0 = h1 = NONE
         h = ctrl.hint
         playing = ctrl.mode == PLAY
@@ -172,11 +168,6 @@ class Screen:
         hint_to.show(lay, h1)
         selection.show(lay, ctrl.selected if playing else NONE)
         cursor.show(lay, ctrl.cursor if playing else NONE)
-
-    def hint_places(self):
-        """(from, to) of the hint's move on show (``show_rings``); to is NONE for a turn or a
-        redeal, both NONE for no hint."""
-        return self.rings[0].at, self.rings[1].at
 
     def _show_message(self, text, cards):
         """The message line; each "%c" becomes a small card (rank and suit tiles)."""
@@ -218,7 +209,7 @@ class Screen:
         mode = ctrl.mode
         g = ctrl.game
         if mode == MENU:
-            ctrl.show_menu(self.panel)
+            ctrl.menu.show(self.panel, ctrl)
             return
         lines = ()
         if mode != PLAY:

@@ -72,7 +72,7 @@ class Pixels:
         self._write(self._pin, self._buf)
 
 
-def pwm_sound(speaker, neopixel, n=5):
+def wake(speaker, neopixel, n=5):
     """A Sound on ``speaker`` (``audiopwmio``, the RP2040's PWM) and ``n`` NeoPixels on ``neopixel``,
     for a board that stays silent until its first sound event (the Pico's profile, to keep the heap
     at READY); with no audiopwmio it only lights.  None if it can't be had (no heap, no
