@@ -10,7 +10,7 @@ ifneq ($(shell $(VENV_CHECK) sultan sultan_host >/dev/null 2>&1 && echo ok),ok)
 $(shell rm -f $(VENV)/.installed-*)
 endif
 
-.PHONY: test sim cli bench lint clean winnable
+.PHONY: test sim cli bench lint clean winnable bundle
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,11 @@ WOKWI_TEST_OPTS = $(if $(SIZE),--size $(SIZE)) $(if $(DEAL),--deal $(DEAL)) $(if
 ## make build [CP=8|9|10] [PY_ONLY=1] [MPY_CROSS=path]: build/CIRCUITPY for that CircuitPython
 build: $(STAMP)
 	$(BIN)/python tools/build_circuitpy.py --cp $(CP) $(if $(PY_ONLY),--py-only) $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)")
+
+## make bundle: dist/sultan-<version>.zip, what a player installs: Sultan/README.txt and one folder a CircuitPython
+## major (8.x, 9.x, 10.x) to copy onto CIRCUITPY; the same checkout gives the same bytes
+bundle: $(STAMP)
+	SULTAN_CHECKOUT="$(CURDIR)" $(BIN)/python -m sultan_host.board.bundle
 
 ## make deploy [CIRCUITPY=/media/you/CIRCUITPY] [FORCE=1]: copy what changed onto the board's drive
 ##   (FORCE=1: replace a code.py deploy did not write, kept as code.py.bak)

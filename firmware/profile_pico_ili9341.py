@@ -3,7 +3,7 @@
 The 74HC165's inputs are wired D0=LEFT D1=UP D2=DOWN D3=RIGHT D4=SELECT D5=START D6=A D7=B, so that
 ``keypad.ShiftRegisterKeys`` numbers the keys as on the PyBadge (0=B 1=A 2=START 3=SELECT 4=RIGHT
 5=DOWN 6=UP 7=LEFT).  A buzzer and five NeoPixels play the PyBadge's tones and lights
-(``make_sound``).  host_tests check these pins against diagram.json's wires.
+(``make_sound``, from the first sound event on).  host_tests check these pins against diagram.json's wires.
 
 The ILI9341 is driven without a driver library: ``BusDisplay`` with our own few commands (see
 ``Panel``).  What the ILI9341 datasheet asks after a hardware reset, and what we send:
@@ -117,24 +117,37 @@ def make_keys() -> keypad.ShiftRegisterKeys:
     )
 
 
-def make_sound():  # -> sultan.app.Silent, that becomes a sultan.ui.sound.Sound
+def make_sound():  # -> a sultan.app.Silent that sounds from its first event on
     """The buzzer and NeoPixels, made after the first sound event and not before READY: 10.2.1 has
     about 300 bytes to spare there at 320x240, and the Sound with its module and samples is some
-    kilobytes.  Until then a ``Silent`` that notes its events; the main loop's next ``update`` (the
-    key's frame comes first) has ``sultan.ui.sound.wake`` make the Sound, put its methods in the
-    Silent's place and play the event.  To ``sultan.app`` it is a ``Silent``: no sound switches in
-    the menu, as every host model of this board draws it, so the Sound starts with both on."""
+    kilobytes.  To ``sultan.app`` it is a ``Silent``: no sound switches in the menu, as every host
+    model of this board draws it, so the Sound starts with both on.  (The class is made here, not
+    at the profile's import: ``sultan.app`` is first imported now, after the display.)"""
     from sultan.app import Silent
 
-    s = Silent()
-    events: list = []
-    s.event = events.append  # type: ignore[method-assign, assignment]
+    class Later(Silent):
+        """Silent until an event; the main loop's next ``update`` (the key's frame comes first)
+        makes the Sound (``sultan.ui.sound.wake``) and plays that event; from then on the
+        events and updates are the Sound's -- or, if it can't be had, a Silent's for good."""
 
-    def update():
-        if events:
-            from sultan.ui.sound import wake
+        sound = None  # the Sound once made (a Silent if it could not be)
+        pending = None  # the event that makes it
 
-            wake(s, events[-1], BUZZER, NEOPIXEL)
+        def event(self, name=None):
+            if self.sound is None:
+                self.pending = name
+            else:
+                self.sound.event(name)
 
-    s.update = update  # type: ignore[method-assign, assignment]
-    return s
+        def update(self, arg=None):  # (arg: as the Silent's, whose one no-op takes one)
+            if self.sound is not None:
+                self.sound.update()
+            elif self.pending is not None:
+                from sultan.ui.sound import wake
+
+                self.sound = wake(BUZZER, NEOPIXEL) or Silent()
+                self.sound.event(self.pending)
+
+        # set_sound, set_lights: the Silent's no-ops (no switches in the menu: both stay on)
+
+    return Later()

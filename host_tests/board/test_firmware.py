@@ -305,23 +305,46 @@ def test_launch_sound_is_optional_and_never_fatal(capsys, monkeypatch):
     assert len(runs) == 1 and "sound" in [k.arg for k in runs[0].keywords]
 
 
-def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch):
+def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch, capsys):
     """The Pico's make_sound() gives a sultan.app.Silent (no sound switches in the menu, nothing made
-    before READY); its first event leaves the making of the Sound to the main loop's next update()."""
+    before READY); its first event leaves the making of the Sound to the main loop's next update(),
+    which plays that event; then the Sound has every event and update.  One that can't be had
+    leaves it silent for good."""
     from sultan import app
     from sultan.ui import sound
 
     ns = vars(firmware_module(monkeypatch, "profile_pico_ili9341"))
-    woken = []
-    monkeypatch.setattr(sound, "wake", lambda *a: woken.append(a))
+
+    class Heard:
+        def __init__(self):
+            self.calls = []
+
+        def event(self, name):
+            self.calls.append(name)
+
+        def update(self):
+            self.calls.append("update")
+
+    made = []
+    monkeypatch.setattr(sound, "wake", lambda *pins: made.append(pins) or Heard())
     s = ns["make_sound"]()
     assert isinstance(s, app.Silent)  # app.start: has_sound False, the menu as the host draws it
     s.set_sound(False)
     s.update()
     s.event("place")
-    assert woken == []  # the key's frame first
+    assert made == []  # the key's frame first
     s.update()
-    assert woken == [(s, "place", "GP15", "GP22")]
+    assert made == [("GP15", "GP22")] and s.sound.calls == ["place"]
+    s.event("win")
+    s.update()
+    assert made == [("GP15", "GP22")] and s.sound.calls == ["place", "win", "update"]
+    monkeypatch.setattr(sound, "wake", lambda *pins: made.append(pins))  # no Sound to be had
+    s = ns["make_sound"]()
+    s.event("place")
+    s.update()
+    s.event("win")
+    s.update()
+    assert len(made) == 2  # tried once, then silent
 
 
 def test_wokwi_toml():

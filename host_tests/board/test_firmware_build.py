@@ -200,7 +200,7 @@ def _sheet_rows(data, cp=None):
     rows = []
     for y in range(h):
         line = bytearray(data[8 + y * stride:8 + (y + 1) * stride])
-        if cp == 8:
+        if cp == 8:  # WORDS_REVERSED
             for i in range(0, stride, 4):
                 line[i:i + 4] = line[i:i + 4][::-1]
         rows.append(bytes(line[:row]))
@@ -209,7 +209,7 @@ def _sheet_rows(data, cp=None):
 
 def test_the_build_writes_the_sheets_as_the_boards_bitmap_memory(built):
     """sprites.dat and glyphs.dat go onto CircuitPython 8 and 9 as the Bitmap's own memory (rows
-    of 32-bit words; on 8 each word's bytes reversed), marked in the header: the same pixels."""
+    of 32-bit words; on 8 each word's bytes reversed), their layout named in the header: the same pixels."""
     cp, out, _manifest = built
     for name in ("sprites.dat", "glyphs.dat"):
         with open(os.path.join(bc.LIB, "sultan", "ui", name), "rb") as f:
@@ -217,7 +217,7 @@ def test_the_build_writes_the_sheets_as_the_boards_bitmap_memory(built):
         with open(os.path.join(out, "lib", "sultan", "ui", name), "rb") as f:
             dst = f.read()
         depth, w, h = _sheet_size(src)
-        assert src[3] == 0 and dst[3] == 1 and dst[:3] == src[:3] and dst[4:8] == src[4:8]
+        assert src[3] == 0 and dst[3] == (2 if cp == 8 else 1) and dst[:3] == src[:3] and dst[4:8] == src[4:8]
         assert len(dst) == 8 + h * ((w * depth + 31) // 32 * 4)
         assert _sheet_rows(dst, cp) == _sheet_rows(src)
     assert bc.bitmap_image(src, 10) is None  # a layout not measured: the file as it is

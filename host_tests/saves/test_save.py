@@ -140,7 +140,7 @@ def test_largest_record_fits_a_slot():
     s = stats.Stats()
     for r in range(stats.MAX_ROWS):
         s.record(r, True, 95)
-    n = save.encode(bytearray(save.SLOT_MAX), 1, s, 1, 0, g, bytearray(95))
+    n = save.encode(bytearray(save.SLOT_MAX), 1, s, 1, 0, g)
     assert n == save.record_size(s, g) <= save.SLOT_MAX
 
 
@@ -315,7 +315,7 @@ def forged(mutate, game=None):
     """A record with a correct CRC whose content ``mutate(buf, n)`` spoils (returns the new length)."""
     g = game or played(8, 60)
     buf = bytearray(save.SLOT_MAX)
-    n = save.encode(buf, 5, stats.Stats(), 1, 0, g, bytearray(95))
+    n = save.encode(buf, 5, stats.Stats(), 1, 0, g)
     n = mutate(buf, n) or n
     buf[8] = n & 0xFF
     buf[9] = n >> 8
@@ -367,7 +367,7 @@ def test_a_valid_record_of_an_unknown_ruleset_keeps_the_statistics():
     s.record(0, True, 95)
     g = played(8, 30)
     buf = bytearray(save.SLOT_MAX)
-    n = save.encode(buf, 5, s, 3, 3, g, bytearray(95))
+    n = save.encode(buf, 5, s, 3, 3, g)
     buf[18 + 1 + 17] = 9  # the game's ruleset byte (after 1 + 17 bytes of statistics)
     save.crc_into(buf, n - 4, buf, n - 4)
     st = Store(MemoryRegion(data=bytes(buf) + b"\xff" * 1024))
@@ -668,7 +668,7 @@ def test_settings_ride_in_the_flags_byte_and_survive_power_cuts():
     assert state(again.load()) == state(g) and again.settings == 0b1101
     # Bits beyond the settings are not ours: damage.
     buf = bytearray(save.SLOT_MAX)
-    n = save.encode(buf, 5, stats.Stats(), 1, 0, g, bytearray(95), settings=0xFF)
+    n = save.encode(buf, 5, stats.Stats(), 1, 0, g, settings=0xFF)
     assert buf[3] == save.F_GAME | save.SETTINGS_MASK << 1  # encode keeps to the mask
     buf[3] |= 0x80  # bit 7: beyond the settings (bit 5 is the language, 6 motion off)
     save.crc_into(buf, n - 4, buf, n - 4)

@@ -142,7 +142,7 @@ def test_both_slots_failing_to_replay_is_a_fresh_start_with_the_message():
 
 def record_bytes(seq, game):
     buf = bytearray(record.SLOT_MAX)
-    n = record.encode(buf, seq, Store(None).stats, 1, 0, game, bytearray(95))
+    n = record.encode(buf, seq, Store(None).stats, 1, 0, game)
     return bytes(buf[:n]) + b"\xff" * (record.SLOT_MAX - n)
 
 

@@ -28,7 +28,7 @@ from screen_rig import (
     screen_rect,
 )
 from sultan.rules import engine
-from sultan.ui import build, keys, pages, sprites, textgrid, words
+from sultan.ui import build, keys, pages, screen, sprites, textgrid, words
 from sultan.ui.build import CURSOR, HINT, MESSAGE, SELECTED, TEXT
 from sultan.ui.layout import CARD_H, CARD_W, F0, GLYPH_H, GLYPH_W, SULTAN_PLACE, TALON, TEXT_H
 from sultan.ui.menu import M_CHOOSE, M_HINT, M_RULES
@@ -171,6 +171,27 @@ def test_fresh_deal(rig):
         assert text_errors(rig, fb, lay.status_xy, words.status_text(g, lay.text_cols), TEXT, felt) == []
         assert rig.screen.message.text == words.keys_help()
         assert text_errors(rig, fb, lay.message_xy, words.keys_help(), MESSAGE, felt) == []
+
+
+def test_cards_that_travel_fly_over_the_cards_and_the_counts_under_the_text(rig):
+    """screen.FLYING is the board's layer after the 17 cards and the two counts, as build hangs them:
+    a sprite goes there, hidden; the flyer is made once; drawing shows any card byte."""
+    s = rig.screen
+    board = s.board
+    assert board[screen.FLYING - 1] is s.talon_count.grid and board[screen.FLYING] is s.status.grid
+    assert [board[p] for p in range(SULTAN_PLACE + 1)] == s.cards
+    n = len(board)
+    f = s.flyer()
+    assert s.flyer() is f and len(board) == n + 1 and board[screen.FLYING] is f and f.hidden
+    faces = ((sprites.BACK_CARD, sprites.T_BACK), (sprites.SULTAN_CARD, sprites.T_SULTAN),
+             (0, sprites.T_EMPTY))
+    for card, first in faces:
+        s.draw(f, card)
+        assert [f[i] for i in range(sprites.CARD_TILES)] == [first + i for i in range(sprites.CARD_TILES)]
+    s.draw(f, rig.game.divan[0])
+    assert [f[i] for i in range(sprites.CARD_TILES)] == [s.cards[0][i] for i in range(sprites.CARD_TILES)]
+    trail = s.sprite()
+    assert trail is not f and board[screen.FLYING] is trail and board[screen.FLYING + 1] is f
 
 
 def test_the_divan_stands_on_trays(rig):
@@ -528,7 +549,7 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
         for step in range(2 * n + 1):
             i = rig.ctrl.menu_index
             text = panel_text(rig.screen)
-            top = rig.screen.panel.menu_top
+            top = rig.ctrl.menu.top
             assert len(text) == rows and top <= i < top + rows
             # the marker's line shows the item the cursor is on, and the ">" is drawn beside it
             assert text[i - top].strip().rstrip("^v").strip() == rig.ctrl.menu_label(i)

@@ -216,42 +216,29 @@ def test_pixels_send_green_red_blue_over_neopixel_write(monkeypatch):
     assert strip.writes == [("GP22", "out", bytes([28, 40, 0, 2, 1, 3]))]
 
 
-def test_wake_puts_a_sound_in_the_silent_stubs_place(monkeypatch):
-    from sultan.app import Silent
-
+def test_wake_is_a_sound_on_the_buzzer_and_the_strip(monkeypatch):
     strip, made = FakeStrip(monkeypatch), []
     fake_pwm(monkeypatch, made)
-    stub = Silent()
-    sound.wake(stub, "win", "GP15", "GP22")
+    s = sound.wake("GP15", "GP22")
+    assert isinstance(s, Sound)
+    s.event("win")
     ((pin, audio),) = made
     assert pin == "GP15" and audio.plays()[0][0] == "raw"  # the win tune's first note, looped
     assert strip.writes and strip.writes[0][0] == "GP22" and len(strip.writes[0][2]) == 15  # five pixels
-    s = stub.event.__self__
-    assert isinstance(s, Sound) and stub.update.__self__ is s and stub.set_lights.__self__ is s
-    stub.set_lights(False)  # the Sound's own switch now: dark at once
+    s.set_lights(False)  # dark at once
     assert strip.writes[-1][2] == bytes(15)
 
 
 def test_wake_without_audiopwmio_lights_alone(monkeypatch):
-    from sultan.app import Silent
-
     strip = FakeStrip(monkeypatch)
     monkeypatch.setitem(sys.modules, "audiopwmio", None)  # import audiopwmio: ImportError
-    stub = Silent()
-    sound.wake(stub, "win", "GP15", "GP22")
-    assert stub.event.__self__.audio is None and strip.writes  # silent, but the lights sweep
+    s = sound.wake("GP15", "GP22")
+    s.event("win")
+    assert s.audio is None and strip.writes  # silent, but the lights sweep
 
 
-def test_wake_that_fails_leaves_the_stub_silent_for_good(monkeypatch, capsys):
-    from sultan.app import Silent
-
+def test_wake_that_fails_says_so_and_gives_none(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "audiopwmio", None)
     monkeypatch.setitem(sys.modules, "neopixel_write", None)  # no strip either: Pixels fails
-    stub = Silent()
-    stub.event = [].append
-    stub.update = lambda: None
-    sound.wake(stub, "place", "GP15", "GP22")
+    assert sound.wake("GP15", "GP22") is None
     assert "SULTAN no sound:" in capsys.readouterr().out
-    assert "event" not in vars(stub) and "update" not in vars(stub)  # the Silent's own no-ops again
-    stub.event("win")
-    stub.update()

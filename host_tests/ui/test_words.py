@@ -293,7 +293,7 @@ def test_the_language_is_saved_with_the_other_settings_and_old_saves_read_as_eng
     assert any(data[i:i + 2] == b"SU" and data[i + 3] & S_RUSSIAN << 1 for i in (0, 1024)), "flags bit 5"
     # a record from before the language (bit 5 clear) is English, and a switch off stays off
     buf = bytearray(record.SLOT_MAX)
-    n = record.encode(buf, 1, Stats(), 1, 0, engine.Game(deal=3), None, settings=1)
+    n = record.encode(buf, 1, Stats(), 1, 0, engine.Game(deal=3), settings=1)
     assert buf[3] >> 1 == 1 and reader.decode(bytes(buf[:n])).settings == 1
     old = Controller(engine.Game(deal=3), settings=reader.decode(bytes(buf[:n])).settings)
     assert old.lang == words.EN and not old.sound_on

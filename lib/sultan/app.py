@@ -6,7 +6,8 @@ the desktop simulator (pygame keys) and by the tests (``sultan_host.scripted.Scr
 
 Serial lines (the Wokwi scenarios and the emulator wait on them)::
 
-    SULTAN READY board=<board_id> deal=<n> mem_free=<bytes> save=<sequence number of the save, 0: none>
+    SULTAN READY board=<board_id> deal=<n> mem_free=<bytes> version=<sultan.__version__>
+                 save=<sequence number of the save, 0: none>
     SULTAN key=<name> placed=<n> pass=<p> status=<playing|won|lost>
 
 Persistence: ``store`` is a ``sultan.saves.store.Store`` (``sultan.saves.nvm.open_store()``
@@ -27,7 +28,7 @@ Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it g
 import gc
 import time
 
-from sultan import forget
+from sultan import __version__, forget
 from sultan.rules import engine
 from sultan.ui.keys import NAMES
 
@@ -75,8 +76,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     ctrl, screen = start(display, deal, store, rand_deal, sound)
     g = ctrl.game
     gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
-    console("SULTAN READY board=%s deal=%d mem_free=%d save=%d" % (  # gc.mem_free: CircuitPython's only
-        board_id, g.deal, gc.mem_free() if hasattr(gc, "mem_free") else 0, getattr(store, "seq", 0)))
+    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
+        gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
     saved = ctrl.changes
     settings = ctrl.settings()
     n = 0
@@ -113,7 +114,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 pending, cascade = motion.play(screen, display, ctrl, moves, events, sound, console)
         screen.update(ctrl)
         if cascade:
-            screen.panel.show(())  # the won panel waits for the end of the cascade
+            screen.hide_panel()  # the won panel waits for the end of the cascade
         display.refresh()
         # said once the key's answer is on the screen, before the saves (a decided game's record takes
         # the Pico's NVM 51 ms to write: the player sees the panel first)

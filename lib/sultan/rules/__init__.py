@@ -17,6 +17,8 @@ A_PLAY = const(2)
 A_REDEAL = const(3)
 A_PARK = const(4)  # classic rules: talon top to an empty divan slot
 
+KIND = const(0x0F)  # a move log entry's first byte: its kind in these bits, the rest are flags
+
 MAX_ACTIONS = const(400)  # the move log's size; a seed-rules game needs at most 364
 
 NO_SAFE_MOVE = const(0xF00)  # safe_hint(): the game goes on, but no move was found that keeps it winnable

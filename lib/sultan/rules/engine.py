@@ -25,6 +25,7 @@ from sultan.rules import (  # noqa: F401  (re-exported: the engine's public name
     A_PLAY,
     A_REDEAL,
     A_TURN,
+    KIND,
     LOST,
     MAX_ACTIONS,
     NO_SAFE_MOVE,
@@ -75,7 +76,6 @@ R_NOT_THESE_RULES = const(13)
 R_SLOT_TAKEN = const(14)
 R_TALON_EMPTY = const(15)  # classic rules: a redeal with no talon to turn over (PySolFC refuses it)
 
-_KIND = const(0x0F)
 _F_MISSED = const(0x10)  # a turn made while something could be played
 
 
@@ -191,7 +191,7 @@ class Rules(Table):
             return R_STOCK_EMPTY
         if self.moves >= MAX_ACTIONS:
             return R_LOG_FULL
-        self._run(A_TURN << 8, _F_MISSED if self.any_playable() else 0)
+        self.run(A_TURN << 8, _F_MISSED if self.any_playable() else 0)
         return OK
 
     def play(self, place, f):
@@ -206,7 +206,7 @@ class Rules(Table):
             return R_FOUNDATION_DONE if need == 0 else R_NO_FIT
         if self.moves >= MAX_ACTIONS:
             return R_LOG_FULL
-        self._run(A_PLAY << 8 | place << 4 | f)
+        self.run(A_PLAY << 8 | place << 4 | f)
         return OK
 
     def park(self, slot):
@@ -263,7 +263,7 @@ class Rules(Table):
         i = 2 * self.moves
         kind = self.log[i]
         arg = self.log[i + 1]
-        k = kind & _KIND
+        k = kind & KIND
         if k == A_TURN:
             self._undo_turn(kind & _F_MISSED)
         elif k == A_PLAY:
@@ -280,7 +280,7 @@ class Rules(Table):
             return R_NOTHING_TO_REDO
         end = self.log_end
         i = 2 * self.moves
-        self.act((self.log[i] & _KIND) << 8 | self.log[i + 1])  # records the same two bytes again
+        self.act((self.log[i] & KIND) << 8 | self.log[i + 1])  # records the same two bytes again
         self.log_end = end
         return OK
 

@@ -6,7 +6,7 @@ board that never asks for a hint never holds this code.
 * **Seed rules** (perfect attention): the first divan slot 0..5 whose card
   fits, else the talon top if it fits, else turn, else redeal.  Playing what
   fits at once is never wrong there, so this policy wins every deal that can be
-  won.  ``autoplay`` runs it as the table's cascade (``Table._run``), which
+  won.  ``autoplay`` runs it as the table's cascade (``Table.run``), which
   makes the same moves in the same order.
 * **Classic rules**: first what needs no choosing (``Game.sure_play``): a divan card that
   fits, the talon top when both foundations of its suit are at least one below it (the
@@ -75,7 +75,7 @@ def autoplay(g, stop_at_pass_end=False):
     """
     while g.moves < MAX_ACTIONS:
         if g.refill:
-            g._run(0)  # the seed policy's moves up to the pass's end, at speed
+            g.run(0)  # the seed policy's moves up to the pass's end, at speed
             h = A_REDEAL << 8
         else:
             h = hint(g)

@@ -90,6 +90,8 @@ class Rollout:
         Returns WON, DEAD, or (without ``greedy``) BRANCH at a choice.  The hot loop of
         every rollout: the counters are locals, and the divan is scanned only after a play.
         """
+        # Its locals stand as Table.run's do (duplicates' "same shape"), on purpose: the model's
+        # own buffers and counters, loaded once for the loop, not the engine's Table.
         stock = self.stock
         talon = self.talon
         div = self.divan

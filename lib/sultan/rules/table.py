@@ -3,7 +3,7 @@
 ``Table`` holds the state and the raw moves (with their exact inverses, for
 undo); it checks no rules.  Each raw move also writes itself into the move log
 (two bytes an action), so the public actions, redo and autoplay all record the
-same way; turns and plays all go through ``_run``.  ``sultan.rules.engine.Rules``
+same way; turns and plays all go through ``run``.  ``sultan.rules.engine.Rules``
 adds the rules, refusals and undo on top, and ``Game`` the canonical player.
 
 ``refill`` (seed rules) refills an emptied divan slot from the stock and makes a
@@ -133,7 +133,7 @@ class Table:
         if flags:
             self.missed -= 1
 
-    def _run(self, action, flags=0):
+    def run(self, action, flags=0):
         """Turn or play, recorded: one packed ``action`` (a turn, with ``flags``, or a play), or
         with ``action`` 0 the cascade: the first divan slot 0..5 whose card fits, else the talon
         top if it fits, else a turn, until the stock is out.  The one place where cards move from

@@ -6,7 +6,7 @@ runs.  The record format is in ``sultan.saves.record``.
 """
 
 from sultan import const
-from sultan.rules import engine
+from sultan.rules import KIND, engine
 from sultan.saves.record import (
     F_GAME,
     F_KNOWN,
@@ -31,7 +31,7 @@ def _get4(data, i):
 
 
 class Record:
-    """A parsed, CRC-checked record (the game not yet replayed)."""
+    """A parsed, CRC-checked record (the game not yet replayed): see ``decode``."""
 
     def __init__(self):
         self.seq = 0
@@ -47,46 +47,49 @@ class Record:
         self.order_at = 0
         self.log_at = 0
 
+    def decode(self, data):
+        """Read the record in ``data`` (a slot's bytes) into this one; False if it is not one."""
+        size = len(data)
+        if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or data[2] != VERSION:
+            return False
+        n = get(data, 8, 2)
+        if n < MIN_RECORD or n > size or data[3] & ~F_KNOWN:
+            return False
+        if not crc_ok(data, n - 4):
+            return False
+        self.settings = data[3] >> 1
+        self.seq = _get4(data, 4)
+        self.game_no = _get4(data, 10)
+        self.recorded = _get4(data, 14)
+        if self.seq <= 0 or self.game_no < 0 or self.recorded < 0 or self.recorded > self.game_no:
+            return False
+        i = self.stats.decode(data, HEADER, n - 4)
+        if i < 0:
+            return False
+        if data[3] & F_GAME:
+            if i + GAME_HEAD > n - 4:
+                return False
+            self.has_game = True
+            self.rules = data[i]
+            self.deal = _get4(data, i + 1)
+            self.moves = get(data, i + 5, 2)
+            self.log_end = get(data, i + 7, 2)
+            i += GAME_HEAD
+            if (self.deal < 0 or self.deal > engine.MAX_DEAL or self.moves > self.log_end
+                    or self.log_end > engine.MAX_ACTIONS):
+                return False
+            if self.deal == 0:
+                self.order_at = i
+                i += ORDER_BYTES
+            self.log_at = i
+            i += 2 * self.log_end
+        return i == n - 4
+
 
 def decode(data):
     """The Record in ``data`` (a slot's bytes), or None if it is not one (``encode``'s inverse)."""
-    size = len(data)
-    if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or data[2] != VERSION:
-        return None
-    n = get(data, 8, 2)
-    if n < MIN_RECORD or n > size or data[3] & ~F_KNOWN:
-        return None
-    if not crc_ok(data, n - 4):
-        return None
     r = Record()
-    r.settings = data[3] >> 1
-    r.seq = _get4(data, 4)
-    r.game_no = _get4(data, 10)
-    r.recorded = _get4(data, 14)
-    if r.seq <= 0 or r.game_no < 0 or r.recorded < 0 or r.recorded > r.game_no:
-        return None
-    i = r.stats.decode(data, HEADER, n - 4)
-    if i < 0:
-        return None
-    if data[3] & F_GAME:
-        if i + GAME_HEAD > n - 4:
-            return None
-        r.has_game = True
-        r.rules = data[i]
-        r.deal = _get4(data, i + 1)
-        r.moves = get(data, i + 5, 2)
-        r.log_end = get(data, i + 7, 2)
-        i += GAME_HEAD
-        if r.deal < 0 or r.deal > engine.MAX_DEAL or r.moves > r.log_end or r.log_end > engine.MAX_ACTIONS:
-            return None
-        if r.deal == 0:
-            r.order_at = i
-            i += ORDER_BYTES
-        r.log_at = i
-        i += 2 * r.log_end
-    if i != n - 4:
-        return None
-    return r
+    return r if r.decode(data) else None
 
 
 def restore(rec, data, game=None):
@@ -124,7 +127,7 @@ def restore(rec, data, game=None):
     for k in range(rec.log_end):
         b0 = data[base + 2 * k]
         b1 = data[base + 2 * k + 1]
-        rc = game.act((b0 & 0x0F) << 8 | b1)  # the public action of the entry's kind
+        rc = game.act((b0 & KIND) << 8 | b1)  # the public action of the entry's kind
         if rc != OK or log[2 * k] != b0 or log[2 * k + 1] != b1:
             good = False
             break
@@ -155,32 +158,32 @@ def _newest(data, offsets):
 
 
 def read(slots, game=None):
-    """(record, game, damaged): the newest record that holds, with its game replayed.
+    """What ``slots`` (a ``sultan.saves.store.Slots``) holds: (record, game, damaged, seq, last,
+    end, fault), the newest record that holds with its game replayed, and the Slots' fields as
+    the reading leaves them (``Slots.read`` sets them).
 
-    The records are found one after another from the region's start (a log, or
-    the first of two slots) and from its second slot's start; the newest by
-    sequence number whose CRC holds is replayed (into ``game`` when it has the
-    same rules, see ``restore``).  ``record`` None: none holds; ``game`` None:
-    it has none, or it does not replay (a newest record whose moves do not
-    replay gives way to the one before it when that one does).  ``damaged``:
-    something that does not hold (never an erased or fresh region: no save;
-    never a record cut short beside older ones: a cut write).  Sets on
-    ``slots``: ``seq`` (the newest), ``last`` (the record the next write keeps:
-    the one loaded; -1: none) and a log's ``end`` (-1 unless all erased from
-    there on; None stays: two slots).  The region is read once, whole.
+    The records are found one after another from the region's start (a log, or the first of two
+    slots) and from its second slot's start; the newest by sequence number whose CRC holds is
+    replayed (into ``game`` when it has the same rules, see ``restore``).  ``record`` None: none
+    holds; ``game`` None: it has none, or it does not replay (then the one before it, if that one
+    does).  ``damaged``: something that does not hold (never an erased or fresh region: no save;
+    never a record cut short beside older ones: a cut write).  ``seq``: the newest's; ``last``:
+    the record the next write keeps (the one loaded; -1: none); ``end``, a log's (None stays: two
+    slots): erased from there on, -1 if not; ``fault``: an exception met.
     """
+    seq, last, end, fault = slots.seq, slots.last, slots.end, slots.fault
     if not slots.enabled:
-        return None, None, False
+        return None, None, False, seq, last, end, fault
+    region = slots.region
     try:
-        data = slots.region.read(0, len(slots.region))
+        data = region.read(0, len(region))  # once, whole
     except MemoryError:  # a heap too full to read is no damage: the save stays as it is
         raise
     except Exception as err:  # a region that cannot be read is damage, not a crash
-        slots.fault = err
-        return None, None, True
+        return None, None, True, seq, last, end, err
     size = len(data)
     offsets = []  # of the records laid one after another (by their headers: CRCs are checked newest first)
-    end = -1
+    found = -1
     for at in (0, slots.slot_size):  # from the start, and from the second of two slots
         if at in offsets:
             break  # reached from the start already
@@ -191,16 +194,17 @@ def read(slots, game=None):
                 break
             offsets.append(at)
             at += n
-        if end < 0:
-            end = at
-    if slots.end is not None:
-        slots.end = end if end < size and min(memoryview(data)[end:]) == 0xFF else -1
+        if found < 0:
+            found = at
+    if end is not None:
+        end = found if found < size and min(memoryview(data)[found:]) == 0xFF else -1
     at, rec = _newest(data, offsets)
     if rec is None:
-        return None, None, not (min(data) == 0xFF or getattr(slots.region, "fresh", False))
+        damaged = not (min(data) == 0xFF or getattr(region, "fresh", False))
+        return None, None, damaged, seq, last, end, fault
     newest = rec
-    slots.seq = rec.seq
-    slots.last = -1
+    seq = rec.seq
+    last = -1
     damaged = False
     while rec is not None:
         if not rec.has_game:
@@ -210,17 +214,16 @@ def read(slots, game=None):
         except MemoryError:
             raise
         except Exception as err:  # never seen: a bad log is refused by the engine, not raised
-            slots.fault = err
+            fault = err
             loaded = None
             if game is not None:
                 game.new_deal(1)
         if loaded is not None:
-            slots.last = at
-            return rec, loaded, damaged
+            return rec, loaded, damaged, seq, at, end, fault
         if damaged:
             break
         damaged = True  # the newest does not replay: the one before it, if it does
         at, rec = _newest(data, offsets)
     if not damaged:  # a record without a game: kept by the next write
-        slots.last = at
-    return newest, None, damaged
+        last = at
+    return newest, None, damaged, seq, last, end, fault

@@ -35,12 +35,12 @@ buffer.
 """
 
 from sultan import const
-from sultan.rules import A_TURN, engine
+from sultan.rules import A_TURN, KIND, engine
 from sultan.saves.stats import put
 
 VERSION = const(1)
 F_GAME = const(1)
-# The menu's settings ride in the flags byte, shifted left by one (see sultan.controller.settings):
+# The menu's settings ride in the flags byte, shifted left by one (sultan.ui.switches):
 # a record written before they existed reads as "all defaults"; the layout is unchanged.
 SETTINGS_MASK = const(0x3F)
 F_KNOWN = const(0x7F)  # F_GAME | SETTINGS_MASK << 1: the flags a reader knows
@@ -139,12 +139,11 @@ def record_size(stats, game):
     return n
 
 
-def encode(buf, seq, stats, game_no, recorded, game=None, order=None, settings=0):
+def encode(buf, seq, stats, game_no, recorded, game=None, settings=0):
     """Write a record into ``buf``; returns its length.
 
-    ``order`` is not used (an order game's 95 cards go straight into ``buf``;
-    the argument stays for the callers that give one); ``settings`` the
-    menu's switches (0 .. SETTINGS_MASK).
+    ``game`` None: the statistics only (an order game's 95 cards are found by walking it back,
+    ``initial_order``); ``settings`` the menu's switches (0 .. SETTINGS_MASK).
     """
     buf[0] = 0x53  # "S"
     buf[1] = 0x55  # "U"
@@ -168,7 +167,7 @@ def encode(buf, seq, stats, game_no, recorded, game=None, order=None, settings=0
             b0 = log[k]
             buf[i + k] = b0
             # A turn's second byte means nothing, and autoplay leaves it stale: saved as 0.
-            buf[i + k + 1] = 0 if b0 & 0x0F == A_TURN else log[k + 1]
+            buf[i + k + 1] = 0 if b0 & KIND == A_TURN else log[k + 1]
         i += 2 * game.log_end
     put(buf, 8, i + 4, 2)
     crc_into(buf, i, buf, i)

@@ -64,9 +64,10 @@ class Slots:
         from sultan.saves import reader
 
         try:
-            return reader.read(self, game)
+            rec, loaded, damaged, self.seq, self.last, self.end, self.fault = reader.read(self, game)
         finally:
             forget("sultan.saves.reader")
+        return rec, loaded, damaged
 
     def write(self, stats, game_no, recorded, game, settings):
         """Write a record (``game`` None: the statistics only): into the other slot, or a log's end.
@@ -79,7 +80,7 @@ class Slots:
         if game is not None and record_size(stats, game) > self.slot_size:
             game = None
         seq = self.seq + 1 if self.seq < SEQ_MAX else 1
-        n = encode(self.buf, seq, stats, game_no, recorded, game, None, settings)
+        n = encode(self.buf, seq, stats, game_no, recorded, game, settings)
         data = memoryview(self.buf)[:n]
         region = self.region
         last = self.last

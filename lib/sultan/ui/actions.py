@@ -15,7 +15,7 @@ from sultan.rules import engine
 from sultan.rules.winnable import LAST_CLASSIC, LAST_SEED
 from sultan.ui import words
 from sultan.ui.layout import NONE
-from sultan.ui.lines import TEXT_DEAL, TEXT_RESTARTED, TEXT_UNDONE, TEXT_WINNABLE_DEAL
+from sultan.ui.lines import TEXT_DEAL, TEXT_REDONE, TEXT_RESTARTED, TEXT_UNDONE, TEXT_WINNABLE_DEAL
 from sultan.ui.modes import OVER, PLAY
 
 
@@ -63,10 +63,13 @@ class Actions:
         self.changes = 0  # bumped on every game change (for saves)
 
     # ------------------------------------------------------------- messages
-    def say(self, text, c1=0, c2=0):
+    def say(self, text, c1=0, c2=0, hint=0):
+        """Put ``text`` on the message line, its "%c"s cards ``c1`` and ``c2``; ``hint`` (a packed
+        engine hint, 0 none) is the move it speaks of, ringed on the table."""
         self.message = text
         self.message_cards[0] = c1
         self.message_cards[1] = c2
+        self.hint = hint
 
     def tell(self, i, c1=0, c2=0):
         """Say ``words.TEXT[i]``."""
@@ -128,16 +131,26 @@ class Actions:
                 h = g.sure_play()
         self.check_over()
 
-    def undo(self):
-        code = self.game.undo()
+    def undo(self, redo=False):
+        """Take the last action back (``redo``: do the last one taken back again; one method for
+        both, as a method's code is heap on the board)."""
+        code = self.game.redo() if redo else self.game.undo()
         if code == engine.OK:
             self.changes += 1
             self.selected = NONE
-            self.tell(TEXT_UNDONE)
-            if self.mode == OVER:
+            self.tell(TEXT_REDONE if redo else TEXT_UNDONE)
+            if redo:
+                self.check_over()
+            elif self.mode == OVER:
                 self.mode = PLAY
         else:
             self._refused(code)
+
+    def set_autoplay(self, on):
+        """Autoplay on or off (the menu's switch); turned on, it plays what fits at once."""
+        self.autoplay = on
+        if on:
+            self.after_move()
 
     def restart(self):
         """The same deal again, under its own rules (an order game: undone to its start)."""

@@ -30,6 +30,8 @@ from sultan.ui.layout import (
     Layout,
     cell_of,
 )
+from sultan.ui.screen import CHIPS  # (folded on the board: the screen's module comes with the Screen)
+from sultan.ui.sprites import CARD_COLS, CARD_ROWS, CARD_TILES
 from sultan.ui.textgrid import TextLine, palette
 from sultan.ui.widgets import Panel, Ring
 
@@ -44,10 +46,6 @@ CURSOR = const(0xFFE000)
 SELECTED = const(0x00B8FF)
 HINT = const(0xFF40E0)
 
-_CARD_COLS = const(2)  # a card: 2x3 sprite tiles
-_CARD_ROWS = const(3)
-_CARD_TILES = const(6)
-_CHIPS = const(2)  # at most two cards in a message
 _OUTER = const(0)  # a ring's bands: 2 pixels outside the card (hint, cursor) ...
 _INNER = const(1)  # ... or 2 pixels on its edge (selection)
 _BAND = const(2)  # a band's width
@@ -89,10 +87,11 @@ def layout(width, height):
     col, row = cell_of(TALON)
     x, y = col_x[col], row_y[row]
     talon_count_xy = (x + (CARD_W - count_w) // 2, y + row_y[1] - row_y[0] + 1)  # a row's pitch down
-    return Layout(scale, vw, vh, col_x, row_y,
-                  text_cols, (0, pad), (0, vh - TEXT_H + pad),
-                  panel_frame, panel_lines, panel_cols, panel_x_max, min(panel_lines, _MENU_LINES),
-                  stock_count_xy, talon_count_xy)
+    return Layout(scale=scale, vw=vw, vh=vh, col_x=col_x, row_y=row_y, text_cols=text_cols,
+                  status_xy=(0, pad), message_xy=(0, vh - TEXT_H + pad),
+                  panel_frame=panel_frame, panel_lines=panel_lines, panel_cols=panel_cols,
+                  panel_x_max=panel_x_max, menu_lines=min(panel_lines, _MENU_LINES),
+                  stock_count_xy=stock_count_xy, talon_count_xy=talon_count_xy)
 
 
 def _columns(vw):
@@ -152,15 +151,35 @@ def read_bitmap(name):
         w = head[4] | head[5] << 8
         h = head[6] | head[7] << 8
         bmp = displayio.Bitmap(w, h, 1 << depth)
-        if head[3] == 1:  # this CircuitPython's own Bitmap memory (the build's: see its
-            buf = memoryview(bmp)  # "sheets in the Bitmap's own memory"): one read, no unpacking
+        if head[3]:  # a Bitmap's own memory (the build's "sheets in the Bitmap's own memory"):
+            buf = memoryview(bmp)  # one read, no unpacking
             if f.readinto(buf) != len(buf):
                 raise ValueError("short bitmap file: " + name)
+            if head[3] != _layout():  # the 9.x build on 9.0 or 9.1, whose words run the other way
+                _reverse_words(buf)
         elif bitmaptools is not None:
             bitmaptools.readinto(bmp, f, depth, 1, True)
         else:
             _read_pixels(bmp, f, depth)
     return bmp
+
+
+def _layout():
+    """How this CircuitPython keeps a Bitmap's rows: 1, in the file's byte order (9.2 on), or 2, each
+    32-bit word's bytes reversed (8.x to 9.1): its first pixel's bit shows which."""
+    probe = displayio.Bitmap(8, 1, 2)
+    probe[0, 0] = 1
+    return 1 if memoryview(probe)[0] else 2
+
+
+def _reverse_words(buf):
+    for i in range(0, len(buf), 4):
+        a = buf[i]
+        buf[i] = buf[i + 3]
+        buf[i + 3] = a
+        a = buf[i + 1]
+        buf[i + 1] = buf[i + 2]
+        buf[i + 2] = a
 
 
 def _read_pixels(bmp, f, depth):
@@ -281,11 +300,11 @@ def cards(board, art, art_palette, lay):
     grids = []
     for p in range(SULTAN_PLACE + 1):
         x, y = lay.place_xy(p)
-        tg = _sprites(art, art_palette, _CARD_COLS, _CARD_ROWS, sprites.T_EMPTY, x, y)
+        tg = _sprites(art, art_palette, CARD_COLS, CARD_ROWS, sprites.T_EMPTY, x, y)
         board.append(tg)
         grids.append(tg)
     sultan = grids[SULTAN_PLACE]
-    for i in range(_CARD_TILES):
+    for i in range(CARD_TILES):
         sultan[i] = sprites.T_SULTAN + i
     return grids
 
@@ -308,7 +327,7 @@ def lines(board, art, art_palette, glyphs, lay, on_felt):
     message = TextLine(glyphs, palette(MESSAGE, felt_color), lay.text_cols, x, y)
     board.append(status.grid)
     board.append(message.grid)
-    chips = [parked(_sprites(art, art_palette, _CARD_COLS, 1, sprites.T_EMPTY)) for _ in range(_CHIPS)]
+    chips = [parked(_sprites(art, art_palette, CARD_COLS, 1, sprites.T_EMPTY)) for _ in range(CHIPS)]
     for chip in chips:
         board.append(chip)
     star = parked(_sprites(art, art_palette, 1, 1, sprites.T_STAR))

@@ -15,16 +15,12 @@ generator seeded by the deal: the same on every board.
 """
 
 from sultan import const
-from sultan.rules.table import F_BASE, F_SUIT
-from sultan.ui import sprites
-from sultan.ui.layout import CARD_H, CARD_W, F0, PARK
+from sultan.rules.table import F_BASE, F_SUIT, FOUNDATIONS
+from sultan.ui.layout import CARD_H, CARD_W, F0
 
 TRAIL = const(10)  # copies of the card on the screen at once: the newest and its trail
 _FIX = const(8)  # the path's fixed point: 8ths of a virtual pixel
 _GRAVITY = const(4)  # 0.5 pixel a frame, each frame
-_CARD_TILES = const(6)
-_LAYER = const(19)  # over the 17 cards and the 2 counts, under the text and the rings
-_FOUNDATIONS = const(8)
 _QUEEN = const(12)
 _KING = const(13)
 
@@ -33,8 +29,6 @@ class Cascade:
     """The trail, the card in the air and what is left on each pile."""
 
     def __init__(self, screen, g):
-        import displayio
-
         self.screen = screen
         self.g = g
         lay = screen.layout
@@ -42,22 +36,17 @@ class Cascade:
         self.right = lay.vw * _FIX
         self.seed = g.deal or 1
         self.trail = []
-        for _ in range(TRAIL):
-            tg = displayio.TileGrid(screen.sheet, pixel_shader=screen.palette, width=2, height=3,
-                                    tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
-                                    default_tile=sprites.T_EMPTY, x=PARK, y=0)
-            tg.hidden = True
-            screen.board.insert(_LAYER, tg)
-            self.trail.append(tg)
+        for _ in range(TRAIL):  # over the cards and the counts, under the text and the rings
+            self.trail.append(screen.sprite())
         self.next = 0  # the trail's oldest copy: the next to move
-        self.ranks = bytearray(_FOUNDATIONS)  # each pile's cards still on it (its top card's rank)
+        self.ranks = bytearray(FOUNDATIONS)  # each pile's cards still on it (its top card's rank)
         self.pile = -1
         self.card = 0
         self.deal_piles()
         self.launch()
 
     def deal_piles(self):
-        for f in range(_FOUNDATIONS):  # a king's pile: K, A .. Q (13); the heart pile: A .. Q (12)
+        for f in range(FOUNDATIONS):  # a king's pile: K, A .. Q (13); the heart pile: A .. Q (12)
             self.ranks[f] = _QUEEN + (1 if F_BASE[f] == _KING else 0)
 
     def random(self, n):
@@ -78,18 +67,18 @@ class Cascade:
     def launch(self):
         """The next pile's top card leaps off it."""
         s = self.screen
-        for _ in range(_FOUNDATIONS + 1):
-            self.pile = (self.pile + 1) % _FOUNDATIONS
+        for _ in range(FOUNDATIONS + 1):
+            self.pile = (self.pile + 1) % FOUNDATIONS
             if self.ranks[self.pile]:
                 break
         else:
             self.deal_piles()  # every card thrown: the piles again, and on
-            for f in range(_FOUNDATIONS):
-                s._show_card(F0 + f, self.top(f))
+            for f in range(FOUNDATIONS):
+                s.show_card(F0 + f, self.top(f))
         f = self.pile
         self.card = self.top(f)
         self.ranks[f] -= 1
-        s._show_card(F0 + f, self.top(f))
+        s.show_card(F0 + f, self.top(f))
         x, y = s.layout.place_xy(F0 + f)
         self.x = x * _FIX
         self.y = y * _FIX
@@ -107,11 +96,7 @@ class Cascade:
             self.vy = -self.vy * 3 // 4
         tg = self.trail[self.next]  # the copies in turn: each over the one before, but the first
         self.next = (self.next + 1) % TRAIL  # over the last (moving it on top would cost a Group's
-        t = self.screen._tiles  # remove and insert, and its old area again)
-        sprites.face_tiles(self.card, t)
-        for i in range(_CARD_TILES):
-            if tg[i] != t[i]:
-                tg[i] = t[i]
+        self.screen.draw(tg, self.card)  # remove and insert, and its old area again)
         tg.x = self.x // _FIX
         tg.y = self.y // _FIX
         tg.hidden = False
@@ -120,9 +105,9 @@ class Cascade:
 
     def stop(self, g):
         """The trail taken off the board (its heap let go), the piles as the game has them."""
-        board = self.screen.board
+        s = self.screen
         for tg in self.trail:
-            board.remove(tg)
+            s.board.remove(tg)
         self.trail = []
-        for f in range(_FOUNDATIONS):
-            self.screen._show_card(F0 + f, g.foundation_card(f))
+        for f in range(FOUNDATIONS):
+            s.show_card(F0 + f, g.foundation_card(f))

@@ -19,24 +19,24 @@ them only while they are in use.
 
 For the main loop: ``event`` names what the last key did, for ``sultan.ui.sound`` ("place",
 "refuse", "redeal", "win", "lose", "deal" or ""); ``settings()`` packs the menu's switches
-and the language into the save record's bits (``apply_settings`` unpacks them); ``stats`` is
-the store's ``sultan.saves.stats.Stats`` (or None).
+and the language into the save record's bits (``apply_settings`` unpacks them: the menu turns
+a switch over that way); ``stats`` is the store's ``sultan.saves.stats.Stats`` (or None).
 """
 
-from sultan import const, forget
+from sultan import forget
 from sultan.rules import engine
 from sultan.ui import keys, words
 from sultan.ui.actions import Actions
 from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.lines import TEXT_SELECT_FIRST
 from sultan.ui.modes import DEAL, MENU, OVER, PLAY
-
-# settings() bits (saved in the record's flags byte, see sultan.saves.record); every default is 0
-S_SOUND_OFF = const(1)
-S_LIGHTS_OFF = const(2)
-S_RULES_SHIFT = const(2)  # bits 2-3: the ruleset of the next deal
-S_RUSSIAN = const(16)  # the language: 0 English, 1 Russian
-S_MOTION_OFF = const(32)  # cards that travel (sultan.ui.motion): on unless this bit is set
+from sultan.ui.switches import (  # noqa: F401  (settings() bits, re-exported)
+    S_LIGHTS_OFF,
+    S_MOTION_OFF,
+    S_RULES_SHIFT,
+    S_RUSSIAN,
+    S_SOUND_OFF,
+)
 
 # Direction keys as (dcol, drow).
 _STEP = {keys.RIGHT: (1, 0), keys.LEFT: (-1, 0), keys.DOWN: (0, 1), keys.UP: (0, -1)}
@@ -80,7 +80,7 @@ class Controller(Actions):
         self.motion_on = True
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
-        self.menu = None  # sultan.ui.menu.Menu once wanted
+        self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu is up)
         self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up (its
         # digits, pos and number(); sultan.ui.menu opens it)
         if settings is None:
@@ -143,6 +143,14 @@ class Controller(Actions):
         if self.mode == PLAY:
             self.check_over()
 
+    def open(self, mode, editor=None):
+        """Put up the menu, a page (``mode``: ``sultan.ui.modes``) or the digit editor ``editor``
+        (DEAL).  The menu is made the first time (``menu``: the screen draws it)."""
+        if mode == MENU:
+            self._menu()
+        self.mode = mode
+        self.editor = editor
+
     # -------------------------------------------------------------- keys
     def press(self, key):
         """Handle one key press; returns True (every press redraws)."""
@@ -191,7 +199,7 @@ class Controller(Actions):
             self._stock()
         elif key == keys.SELECT:
             self.selected = NONE
-            self.mode = MENU
+            self.open(MENU)
         if self.game.status() != engine.PLAYING:
             self.check_over()
 
@@ -226,4 +234,4 @@ class Controller(Actions):
         elif key == keys.B:
             self.undo()
         elif key == keys.SELECT:
-            self.mode = MENU
+            self.open(MENU)

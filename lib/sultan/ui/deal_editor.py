@@ -3,7 +3,7 @@
 The controller imports it when the editor opens and forgets it when the editor closes, so
 the board's heap holds it only while it is on screen.  UP/DOWN change the digit (wrapping
 9 -> 0), LEFT/RIGHT move along the digits (wrapping), A or START deal the number, B or
-SELECT cancel.  Its panel text is ``sultan.ui.words.deal_lines``.
+SELECT cancel.  Its panel text is ``sultan.ui.pages.deal_lines``.
 """
 
 from sultan import const

@@ -20,6 +20,7 @@ is 8 + f, the sultan 16.  ``GRID`` is the 6x3 cell map the cursor walks.
 
 from sultan import const
 from sultan.rules.table import TALON  # noqa: F401  (the talon's place code is the rules' own)
+from sultan.ui.sprites import CARD_H, CARD_W  # noqa: F401  (a card is as big as its sprite)
 
 STOCK = const(7)
 F0 = const(8)
@@ -35,8 +36,6 @@ GRID = (
     2, F0 + 5, F0 + 6, F0 + 7, 5, NONE,
 )
 
-CARD_W = const(22)
-CARD_H = const(30)
 GLYPH_W = const(6)  # a text cell: 5x7 letters, a column and descender rows of space
 GLYPH_H = const(10)
 TEXT_H = const(12)  # the status and message bands: a glyph row and a pixel above and below
@@ -56,11 +55,10 @@ def cell_of(place):
 
 class Layout:
     """Geometry for a display (all in virtual pixels): the figures ``sultan.ui.build.layout``
-    works out for its size (and gives to the constructor), and where a place, its ring or a
-    panel goes."""
+    works out for its size (and gives to the constructor by name), and where a place, its ring
+    or a panel goes."""
 
-    def __init__(self, scale, vw, vh, col_x, row_y,
-                 text_cols, status_xy, message_xy,
+    def __init__(self, *, scale, vw, vh, col_x, row_y, text_cols, status_xy, message_xy,
                  panel_frame, panel_lines, panel_cols, panel_x_max, menu_lines,
                  stock_count_xy, talon_count_xy):
         self.scale = scale  # real pixels a virtual one

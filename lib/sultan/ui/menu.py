@@ -4,14 +4,13 @@ The controller imports it when the menu is first wanted (SELECT, or a caller ask
 ``Controller.items``) and keeps it: it is opened often.  Items are numbers (M_*); a menu
 shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound and light switches
 only where the board has them.  Labels come from ``sultan.ui.words.menu_items()``.  The
-screen draws the menu with ``show``.
+screen draws the menu with ``Menu.show``.
 """
 
 from sultan import const, forget
 from sultan.rules import engine
 from sultan.rules.table import TALON
 from sultan.ui import keys, words
-from sultan.ui.layout import NONE
 from sultan.ui.lines import (
     MENU_TEXT_AUTO_OFF,
     MENU_TEXT_AUTO_ON,
@@ -34,9 +33,9 @@ from sultan.ui.lines import (
     MENU_TEXT_RULES_SAME,
     MENU_TEXT_SOUND_OFF,
     MENU_TEXT_SOUND_ON,
-    TEXT_REDONE,
 )
 from sultan.ui.modes import DEAL, RULES_PAGE, STATS_PAGE
+from sultan.ui.switches import S_LIGHTS_OFF, S_MOTION_OFF, S_RULES, S_RULES_SHIFT, S_SOUND_OFF
 
 MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
 MORE_BELOW = "v"
@@ -73,28 +72,21 @@ def _pick_winnable(r, rules):
         forget("sultan.rules.winnable")
 
 
-def _redo(ctrl):
-    code = ctrl.game.redo()
-    if code == engine.OK:
-        ctrl.changes += 1
-        ctrl.selected = NONE
-        ctrl.say(words.TEXT[TEXT_REDONE])
-        ctrl.check_over()
-    else:
-        ctrl._refused(code)
-
-
 def _edit_deal(ctrl):
     """Open the digit editor at this deal's number (the controller forgets it when it closes)."""
     from sultan.ui.deal_editor import DealEditor
 
-    ctrl.editor = DealEditor(ctrl.game.deal or 1)
-    ctrl.mode = DEAL
+    ctrl.open(DEAL, DealEditor(ctrl.game.deal or 1))
 
 
-def _tell(ctrl, i, c1=0, c2=0):
-    """Say line ``i`` of ``words.MENU_TEXT``."""
-    ctrl.say(words.menu_text()[i], c1, c2)
+def _tell(ctrl, i, c1=0, c2=0, hint=0):
+    """Say line ``i`` of ``words.MENU_TEXT`` (ringing ``hint``'s places)."""
+    ctrl.say(words.menu_text()[i], c1, c2, hint)
+
+
+def _flip(ctrl, bit):
+    """Turn over the switch of ``ctrl.settings()`` bit ``bit`` (S_SOUND_OFF ...)."""
+    ctrl.apply_settings(ctrl.settings() ^ bit)
 
 
 class Menu:
@@ -103,6 +95,7 @@ class Menu:
     def __init__(self, sound):
         self.items = tuple(m for m in MENU_ORDER if sound or (m != M_SOUND and m != M_LIGHTS))
         self.index = 0  # the marked line (the menu opens where it was left)
+        self.top = 0  # the first line on show (``show`` scrolls it)
 
     def at(self, item):
         """Where item ``item`` (an M_* number) is in ``items``; -1 if not there."""
@@ -159,37 +152,36 @@ class Menu:
         elif item == M_UNDO:
             ctrl.undo()
         elif item == M_REDO:
-            _redo(ctrl)
+            ctrl.undo(redo=True)
         elif item == M_HINT:
             self._hint(ctrl)
         elif item == M_AUTO:
-            ctrl.autoplay = not ctrl.autoplay
-            _tell(ctrl, MENU_TEXT_AUTO_ON if ctrl.autoplay else MENU_TEXT_AUTO_OFF)
-            if ctrl.autoplay:
-                ctrl.after_move()
+            _tell(ctrl, MENU_TEXT_AUTO_OFF if ctrl.autoplay else MENU_TEXT_AUTO_ON)
+            ctrl.set_autoplay(not ctrl.autoplay)
         elif item == M_RULESET:
             self._next_ruleset(ctrl)
         elif item == M_STATS:
-            ctrl.mode = STATS_PAGE
+            ctrl.open(STATS_PAGE)
         elif item == M_SOUND:
-            ctrl.sound_on = not ctrl.sound_on
+            _flip(ctrl, S_SOUND_OFF)
             _tell(ctrl, MENU_TEXT_SOUND_ON if ctrl.sound_on else MENU_TEXT_SOUND_OFF)
         elif item == M_LIGHTS:
-            ctrl.lights_on = not ctrl.lights_on
+            _flip(ctrl, S_LIGHTS_OFF)
             _tell(ctrl, MENU_TEXT_LIGHTS_ON if ctrl.lights_on else MENU_TEXT_LIGHTS_OFF)
         elif item == M_MOTION:
-            ctrl.motion_on = not ctrl.motion_on
+            _flip(ctrl, S_MOTION_OFF)
             _tell(ctrl, MENU_TEXT_MOTION_ON if ctrl.motion_on else MENU_TEXT_MOTION_OFF)
         elif item == M_LANGUAGE:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
             _tell(ctrl, MENU_TEXT_LANGUAGE)
         elif item == M_RULES:
-            ctrl.mode = RULES_PAGE
+            ctrl.open(RULES_PAGE)
 
     def _next_ruleset(self, ctrl):
         """The next ruleset for new deals; a deal not yet touched is dealt again under it at once."""
         g = ctrl.game
-        ctrl.rules = (ctrl.rules + 1) % len(engine.RULES_NAMES)
+        rules = (ctrl.rules + 1) % len(engine.RULES_NAMES)
+        ctrl.apply_settings(ctrl.settings() & ~S_RULES | rules << S_RULES_SHIFT)
         name = words.ruleset_name(ctrl.rules)
         if not g.log_end and g.deal and g.rules != ctrl.rules:
             ctrl.new_deal(g.deal)  # nothing played yet: this deal, under the new rules
@@ -208,45 +200,42 @@ class Menu:
         g = ctrl.game
         h = g.safe_hint()
         if h == engine.NO_SAFE_MOVE:
-            ctrl.hint = 0
             _tell(ctrl, MENU_TEXT_NO_SAFE_MOVE)
             return
-        ctrl.hint = h
         k = engine.hint_kind(h)
         if k == engine.A_PLAY:
             _tell(ctrl, MENU_TEXT_HINT_PLAY, g.card_at(engine.hint_place(h)),
-                      g.foundation_card(engine.hint_foundation(h)))
+                  g.foundation_card(engine.hint_foundation(h)), h)
         elif k == engine.A_TURN:
-            _tell(ctrl, MENU_TEXT_HINT_TURN)
+            _tell(ctrl, MENU_TEXT_HINT_TURN, hint=h)
         elif k == engine.A_REDEAL:
-            _tell(ctrl, MENU_TEXT_HINT_REDEAL)
+            _tell(ctrl, MENU_TEXT_HINT_REDEAL, hint=h)
         elif k == engine.A_PARK:
-            _tell(ctrl, MENU_TEXT_HINT_PARK, g.card_at(TALON))
+            _tell(ctrl, MENU_TEXT_HINT_PARK, g.card_at(TALON), hint=h)
         else:
-            _tell(ctrl, MENU_TEXT_NO_MOVES)
+            _tell(ctrl, MENU_TEXT_NO_MOVES, hint=h)
 
+    def show(self, panel, ctrl):
+        """Show the menu on ``panel`` (a ``sultan.ui.widgets.Panel``): a window that follows the
+        marked line.
 
-def show(panel, ctrl):
-    """Show the menu on ``panel`` (a ``sultan.ui.widgets.Panel``): a window that follows the cursor.
-
-    A taller menu than the window (``Layout.menu_lines``) scrolls; "^" / "v" at the right
-    say more lies above / below.  It is as wide as the widest page it leads to, so opening
-    one moves nothing (see ``Panel.show``).
-    """
-    n = len(ctrl.items)
-    rows = panel.layout.menu_lines
-    i = ctrl.menu_index
-    top = min(max(panel.menu_top, i - rows + 1), i, max(n - rows, 0))
-    panel.menu_top = top
-    end = min(top + rows, n)
-    w = panel.layout.text_cols - 1 - len(MENU_INDENT) - len(MORE_ABOVE)  # a page's widest line
-    lines = []
-    for k in range(top, end):
-        more = " "
-        if k == top and top > 0:
-            more = MORE_ABOVE
-        elif k == end - 1 and end < n:
-            more = MORE_BELOW
-        label = ctrl.menu_label(k)[:w]
-        lines.append(MENU_INDENT + label + " " * (w - len(label)) + more)
-    panel.show(lines, i - top)
+        A taller menu than the window (``Layout.menu_lines``) scrolls; "^" / "v" at the right
+        say more lies above / below.  It is as wide as the widest page it leads to, so opening
+        one moves nothing (see ``Panel.show``).
+        """
+        n = len(self.items)
+        rows = panel.layout.menu_lines
+        i = self.index
+        top = self.top = min(max(self.top, i - rows + 1), i, max(n - rows, 0))
+        end = min(top + rows, n)
+        w = panel.layout.text_cols - 1 - len(MENU_INDENT) - len(MORE_ABOVE)  # a page's widest line
+        lines = []
+        for k in range(top, end):
+            more = " "
+            if k == top and top > 0:
+                more = MORE_ABOVE
+            elif k == end - 1 and end < n:
+                more = MORE_BELOW
+            label = self.label(ctrl, k)[:w]
+            lines.append(MENU_INDENT + label + " " * (w - len(label)) + more)
+        panel.show(lines, i - top)

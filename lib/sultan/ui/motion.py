@@ -24,21 +24,16 @@ lost.  A key already waiting when an animation starts skips it whole.
 import time
 
 from sultan import const, forget
-from sultan.rules import engine
-from sultan.ui import sprites
-from sultan.ui.layout import F0, PARK, STOCK, SULTAN_PLACE, TALON
+from sultan.rules import KIND, engine
+from sultan.ui.layout import F0, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import PLAY
+from sultan.ui.sprites import BACK_CARD, SULTAN_CARD
 from sultan.ui.widgets import place
 
 SLIDE_MS = const(100)  # a played card's journey (the issue's goal: <= ~120 ms)
 CASCADE_MS = const(40)  # a won game's cascade: 25 frames a second, where the board can draw them
 DEAL_MS = const(36)  # each of a new deal's 15 cards from the stock: 540 ms in all (goal: <= 600)
 _FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
-_BACK = const(255)  # a face-down card (the stock), as the screen's card bytes say it
-_SULTAN = const(253)  # the sultan's gold face (no card byte is 253)
-_CARD_TILES = const(6)
-_FLYER_AT = const(19)  # the flyer's layer in the board Group: over the 17 cards and the 2 counts
-_KIND = const(15)  # the move log's kind bits (the rest are flags)
 
 # The layout's nine cards in the order they are dealt, then the divan's six.
 DEAL_ORDER = (F0, F0 + 1, F0 + 2, F0 + 3, SULTAN_PLACE, F0 + 4, F0 + 5, F0 + 6, F0 + 7, 0, 1, 2, 3, 4, 5)
@@ -69,17 +64,17 @@ def ends(action):
 
 
 def card_at(g, p):
-    """The card byte place ``p`` shows for game ``g`` (``_BACK`` for the stock, 0 empty)."""
+    """The card byte place ``p`` shows for game ``g`` (``BACK_CARD`` for the stock, 0 empty)."""
     if p >= F0:
         return g.foundation_card(p - F0)
     if p == STOCK:
-        return _BACK if g.stock_count else 0
+        return BACK_CARD if g.stock_count else 0
     return g.card_at(p)
 
 
 def logged(g, i):
     """The packed action of move-log entry ``i`` of ``g``."""
-    return (g.log[2 * i] & _KIND) << 8 | g.log[2 * i + 1]
+    return (g.log[2 * i] & KIND) << 8 | g.log[2 * i + 1]
 
 
 class Animation:
@@ -138,31 +133,6 @@ class Animation:
         self.frame()
         self.cost = _FIRST_COST
 
-    def flyer(self, card):
-        """The flyer showing ``card`` (made once, at the first slide)."""
-        s = self.screen
-        f = getattr(s, "flyer", None)
-        if f is None:
-            import displayio
-
-            f = displayio.TileGrid(s.sheet, pixel_shader=s.palette, width=2, height=3,
-                                   tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
-                                   default_tile=sprites.T_EMPTY, x=PARK, y=0)
-            f.hidden = True  # off the screen until first shown (see sultan.ui.screen)
-            s.board.insert(_FLYER_AT, f)
-            s.flyer = f
-        t = s._tiles
-        if card == _BACK or card == _SULTAN:
-            first = sprites.T_BACK if card == _BACK else sprites.T_SULTAN
-            for i in range(_CARD_TILES):
-                t[i] = first + i
-        else:
-            sprites.face_tiles(card, t)
-        for i in range(_CARD_TILES):
-            if f[i] != t[i]:
-                f[i] = t[i]
-        return f
-
     def slide(self, src, dst, card, ms):
         """``card`` travels from place ``src`` to place ``dst`` in ``ms``; the screen's places
         must already show the rest (``dst`` what it showed before)."""
@@ -173,7 +143,8 @@ class Animation:
         x1, y1 = lay.place_xy(dst)
         if ms <= 0:
             return
-        f = self.flyer(card)
+        f = self.screen.flyer()
+        self.screen.draw(f, card)
         start = now_ms()
         t = 0
         while True:
@@ -192,11 +163,11 @@ class Animation:
         ``src`` leaves, slide ``land`` to ``dst`` and land it (an undo's too: from where it went)."""
         s = self.screen
         show_cards(s, g, src, dst)
-        s._show_counts(g)
+        s.show_counts(g)
         self.lift()
-        s._show_card(src, card_at(g, src))
+        s.show_card(src, card_at(g, src))
         self.slide(src, dst, land, SLIDE_MS)
-        s._show_card(dst, land)
+        s.show_card(dst, land)
 
     def lift(self):
         """A frame of its own before the slide's clock starts, the card still at its place: the
@@ -243,41 +214,29 @@ class Animation:
         last game left."""
         s = self.screen
         for p in (TALON, STOCK):
-            s._show_card(p, card_at(g, p))
+            s.show_card(p, card_at(g, p))
         if self.key():
             return
         self.kind = "deal"
-        sultan = s.cards[SULTAN_PLACE]
-        clear = s.layout.scale == 1
-        if clear:
+        if s.layout.scale == 1:
             for p in DEAL_ORDER:
-                if p == SULTAN_PLACE:
-                    _tiles(sultan, sprites.T_EMPTY)
-                else:
-                    s._show_card(p, 0)
+                s.show_card(p, 0)
         self.frame()  # the status, the message, a menu gone (and the places empty)
         self.cost = _FIRST_COST
         end = now_ms()
         for p in DEAL_ORDER:
             end += DEAL_MS
-            card = _SULTAN if p == SULTAN_PLACE else card_at(g, p)
+            card = SULTAN_CARD if p == SULTAN_PLACE else card_at(g, p)
             self.slide(STOCK, p, card, end - now_ms())  # late: fewer frames, or none
-            if p != SULTAN_PLACE:
-                s._show_card(p, card)
-            elif clear:
-                _tiles(sultan, sprites.T_SULTAN)
+            s.show_card(p, card)
 
-    def hint(self, g, h, menu=False):
-        """The hint's card slides to its target and vanishes there: the rings stay to say it (after
-        the menu's closing frame when ``menu``)."""
-        k = engine.hint_kind(h)
-        if k == engine.A_PLAY:
-            src = engine.hint_place(h)
-            dst = F0 + engine.hint_foundation(h)
-        elif k == engine.A_PARK:
-            src = TALON
-            dst = engine.hint_place(h)
-        else:
+    def hint(self, g, menu=False):
+        """The hint's card slides from the ring round its place to the one round its target and
+        vanishes there: the rings stay to say it (after the menu's closing frame when ``menu``)."""
+        rings = self.screen.rings  # show_rings put the hint's on its places
+        src = rings[0].at
+        dst = rings[1].at
+        if dst == NONE:  # a turn or a redeal: no card travels
             return
         if menu:
             self.clear()
@@ -315,16 +274,32 @@ class Animation:
             console(self.line())
 
 
+    def play(self, ctrl, moves, console):
+        """The animation of what the last key did to ``ctrl`` (see the module's ``play``)."""
+        screen = self.screen
+        g = ctrl.game
+        menu = screen.hide_panel()  # a menu's choice: the table is seen while the cards travel
+        screen.show_rings(ctrl)
+        if ctrl.event == "deal":
+            if ctrl.mode == PLAY:
+                screen.update(ctrl, False)  # the new deal's status and message; its cards come from the stock
+            self.deal(g)
+        elif g.moves > moves:
+            self.forward(g, moves)  # a menu's choice: its step's lift takes the menu away, then the slide
+        elif g.moves == moves - 1 and g.moves < g.log_end:
+            self.back(g)
+        elif ctrl.hint:
+            self.hint(g, menu)
+        if self.frames:
+            console(self.line())
+        self.busy = ctrl.event == "win" and self.pending is None
+
+
 def show_cards(screen, g, a, b):
     """``screen``'s places as ``g`` has them, but places ``a`` and ``b``, left as they were."""
     for p in range(SULTAN_PLACE):
         if p != a and p != b:
-            screen._show_card(p, card_at(g, p))
-
-
-def _tiles(tg, first):
-    for i in range(_CARD_TILES):
-        tg[i] = first + i
+            screen.show_card(p, card_at(g, p))
 
 
 def play(screen, display, ctrl, moves, events, sound, console):
@@ -334,21 +309,5 @@ def play(screen, display, ctrl, moves, events, sound, console):
     Returns (the key that cut it short or None, the ``Animation`` whose cascade is to run in
     the main loop's idle passes after a win, or None)."""
     a = Animation(screen, display, events, sound)
-    g = ctrl.game
-    menu = screen.panel.x is not None  # a menu's choice: the table is seen while the cards travel
-    screen.panel.show(())
-    screen._show_rings(ctrl)
-    if ctrl.event == "deal":
-        if ctrl.mode == PLAY:
-            screen.update(ctrl, False)  # the new deal's status and message; its cards come from the stock
-        a.deal(g)
-    elif g.moves > moves:
-        a.forward(g, moves)  # a menu's choice: its step's lift takes the menu away, then the slide
-    elif g.moves == moves - 1 and g.moves < g.log_end:
-        a.back(g)
-    elif ctrl.hint:
-        a.hint(g, ctrl.hint, menu)
-    if a.frames:
-        console(a.line())
-    a.busy = ctrl.event == "win" and a.pending is None
+    a.play(ctrl, moves, console)
     return a.pending, (a if a.busy else None)

@@ -24,18 +24,20 @@ Every pixel a refresh sends costs 5.5-8 us on the Pico (measured in tools/emulat
 from sultan import const
 from sultan.rules import engine
 from sultan.rules.cards import STOCK_SIZE
+from sultan.rules.table import FOUNDATIONS
 from sultan.ui import sprites, words
-from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.layout import F0, GLYPH_W, NONE, PARK, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
+from sultan.ui.sprites import BACK_CARD, CARD_COLS, CARD_ROWS, CARD_TILES
 from sultan.ui.widgets import place
 
+CHIPS = const(2)  # at most two cards in a message (sultan.ui.build makes them)
+# The board Group's layers (sultan.ui.build hangs them in this order): the 17 cards, the two
+# counts, then the sprites that travel (``sprite``), under the text, the rings and the panel.
+FLYING = const(19)
 # (private consts: compiled into the code, no names in the board's heap)
-_CARD_TILES = const(6)  # a card: 2x3 sprite tiles
 _CHIP_COLS = const(4)  # a card in a message ("%c"): its rank and suit tiles over 4 text columns
-_CHIPS = const(2)  # at most two cards in a message
-_FOUNDATIONS = const(8)
-_BACK_SHOWN = const(255)  # _show_card's card byte for a face-down card (the stock)
-_UNKNOWN = const(254)  # _show_card's "nothing drawn yet": no card byte is 254
+_UNKNOWN = const(254)  # show_card's "nothing drawn yet": no card byte is 254
 CHIP = "%c"
 
 
@@ -59,12 +61,13 @@ class Screen:
         self.star = star  # the winnable deal's mark (a TileGrid)
         self.rings = rings  # sultan.ui.widgets.Ring: hint, hint, selection, cursor
         self.panel = panel  # sultan.ui.widgets.Panel
-        self._tiles = bytearray(_CARD_TILES)
+        self._tiles = bytearray(CARD_TILES)
+        self._flyer = None  # the sprite sultan.ui.motion slides (made at its first slide)
         self.fresh = True  # the key help is on show until the first key
-        self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (0 empty, _BACK_SHOWN face down)
+        self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (see sprites.face_tiles)
         for p in range(SULTAN_PLACE + 1):
             self.shown[p] = _UNKNOWN
-        self.chip_state = [None] * _CHIPS
+        self.chip_state = [None] * CHIPS
 
     # ------------------------------------------------------------- updating
     def update(self, ctrl, cards=True):
@@ -73,8 +76,8 @@ class Screen:
         g = ctrl.game
         if cards:
             self._show_cards(g)
-        self._show_counts(g)
-        self._show_rings(ctrl)
+        self.show_counts(g)
+        self.show_rings(ctrl)
         self.status.write(words.status_text(g, self.cols, ctrl.winnable))
         place(self.star, self.layout.status_xy, ctrl.winnable)
         text = ctrl.message
@@ -86,27 +89,51 @@ class Screen:
 
     def _show_cards(self, g):
         for p in range(TALON + 1):
-            self._show_card(p, g.card_at(p))
-        for f in range(_FOUNDATIONS):
-            self._show_card(F0 + f, g.foundation_card(f))
-        self._show_card(STOCK, _BACK_SHOWN if g.stock_count else 0)
+            self.show_card(p, g.card_at(p))
+        for f in range(FOUNDATIONS):
+            self.show_card(F0 + f, g.foundation_card(f))
+        self.show_card(STOCK, BACK_CARD if g.stock_count else 0)
 
-    def _show_card(self, p, card):
-        if self.shown[p] == card:
-            return
-        self.shown[p] = card
-        tg = self.cards[p]
-        t = self._tiles
-        if card == _BACK_SHOWN:
-            for i in range(_CARD_TILES):
-                t[i] = sprites.T_BACK + i
-        else:
-            sprites.face_tiles(card, t)
-        for i in range(_CARD_TILES):  # only the tiles that differ: a card on its own suit's pile
+    def show_card(self, p, card):
+        """Place ``p`` shows card byte ``card`` (see ``sprites.face_tiles``)."""
+        if self.shown[p] != card:
+            self.shown[p] = card
+            self.draw(self.cards[p], card)
+
+    def draw(self, tg, card):
+        """Card TileGrid ``tg`` (a place's, or a ``sprite``) shows card byte ``card``."""
+        t = sprites.face_tiles(card, self._tiles)
+        for i in range(CARD_TILES):  # only the tiles that differ: a card on its own suit's pile
             if tg[i] != t[i]:  # changes the rank's tile alone, a sixth of the card
                 tg[i] = t[i]
 
-    def _show_counts(self, g):
+    def sprite(self):
+        """A new card TileGrid on the board at ``FLYING``, hidden off the screen (for cards that
+        travel: ``flyer``, the won game's cascade, which takes its own off ``board`` at its end)."""
+        import displayio  # never before the first animation
+
+        tg = displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=CARD_COLS, height=CARD_ROWS,
+                                tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
+                                default_tile=sprites.T_EMPTY, x=PARK, y=0)
+        tg.hidden = True  # off the screen until first shown (see the module)
+        self.board.insert(FLYING, tg)
+        return tg
+
+    def flyer(self):
+        """The sprite a played card slides on (``sultan.ui.motion``): made once, then kept."""
+        f = self._flyer
+        if f is None:
+            f = self._flyer = self.sprite()
+        return f
+
+    def hide_panel(self):
+        """Take the panel away until the next ``update`` (the table seen while cards travel, the won
+        panel held back by the cascade); True if it was up."""
+        up = self.panel.x is not None
+        self.panel.show(())
+        return up
+
+    def show_counts(self, g):
         """The stock's count on its back (once empty: "R1"/"R2" while a redeal is left) and the
         talon's under it."""
         left = 0
@@ -118,9 +145,10 @@ class Screen:
         self.talon_count.write("%2d" % g.talon_count if g.talon_count else "")
         place(self.talon_count.grid, self.layout.talon_count_xy, g.talon_count)
 
-    def _show_rings(self, ctrl):
+    def show_rings(self, ctrl):
         """Rings: hint source and target, selection, cursor; none while a panel is up (their
-        bars are cheap to hide, and a ring's edge would peek out beside a panel)."""
+        bars are cheap to hide, and a ring's edge would peek out beside a panel).  The hint's
+        two rings' places (``Ring.at``) say its move (sultan.ui.motion reads them)."""
         h0 = h1 = NONE
         h = ctrl.hint
         playing = ctrl.mode == PLAY
@@ -146,14 +174,14 @@ class Screen:
         out = ""
         n = 0
         i = text.find(CHIP)
-        while i >= 0 and n < _CHIPS:
+        while i >= 0 and n < CHIPS:
             out += text[:i]
             self._chip(n, len(out), cards[n])
             out += " " * _CHIP_COLS
             n += 1
             text = text[i + 2:]
             i = text.find(CHIP)
-        while n < _CHIPS:
+        while n < CHIPS:
             self._chip(n, -1, 0)
             n += 1
         text = out + text
@@ -181,9 +209,7 @@ class Screen:
         mode = ctrl.mode
         g = ctrl.game
         if mode == MENU:
-            from sultan.ui import menu  # loaded by the controller already
-
-            menu.show(self.panel, ctrl)
+            ctrl.menu.show(self.panel, ctrl)
             return
         lines = ()
         if mode != PLAY:

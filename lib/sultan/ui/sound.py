@@ -72,12 +72,11 @@ class Pixels:
         self._write(self._pin, self._buf)
 
 
-def wake(stub, name, speaker, neopixel, n=5):
-    """Put a Sound on ``speaker`` (``audiopwmio``, the RP2040's PWM) and ``n`` NeoPixels on ``neopixel``
-    in the place of ``stub``, a ``sultan.app.Silent`` whose event, update, set_sound and set_lights
-    become the Sound's, and give it the event ``name``: for a board that stays silent until its first
-    sound event (the Pico's profile, to keep the heap at READY).  If the Sound can't be had (no heap,
-    no neopixel_write) the stub is silent for good; with no audiopwmio it only lights."""
+def wake(speaker, neopixel, n=5):
+    """A Sound on ``speaker`` (``audiopwmio``, the RP2040's PWM) and ``n`` NeoPixels on ``neopixel``,
+    for a board that stays silent until its first sound event (the Pico's profile, to keep the heap
+    at READY); with no audiopwmio it only lights.  None if it can't be had (no heap, no
+    neopixel_write): said on the console, the board stays silent."""
     try:
         try:
             import audiopwmio
@@ -85,13 +84,10 @@ def wake(stub, name, speaker, neopixel, n=5):
             audio = audiopwmio.PWMAudioOut(speaker)
         except (ImportError, ValueError, RuntimeError):  # no PWM audio here: the lights alone
             audio = None
-        s = Sound(audio=audio, pixels=Pixels(neopixel, n))
+        return Sound(audio=audio, pixels=Pixels(neopixel, n))
     except Exception as e:  # a silent game is still a game
         print("SULTAN no sound:", e)
-        del stub.event, stub.update  # the Silent's own again
-        return
-    stub.event, stub.update, stub.set_sound, stub.set_lights = s.event, s.update, s.set_sound, s.set_lights
-    s.event(name)
+        return None
 
 
 def square_wave(freq, rate, volume):

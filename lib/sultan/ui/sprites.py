@@ -28,8 +28,11 @@ from sultan import const
 
 TILE_W = const(11)
 TILE_H = const(10)
-CARD_W = const(22)  # 2 tiles
+CARD_W = const(22)  # 2 tiles (sultan.ui.layout places cards of this size)
 CARD_H = const(30)  # 3 tiles
+CARD_COLS = const(2)  # a card's TileGrid: 2x3 tiles
+CARD_ROWS = const(3)
+CARD_TILES = const(6)
 SHEET_COLS = const(8)
 SHEET_ROWS = const(9)
 SHEET_FILE = "sprites.dat"
@@ -62,12 +65,18 @@ T_BACK = const(54)  # 6 tiles, card order TL TR ML MR BL BR
 T_EMPTY = const(60)  # 6 tiles: an empty place
 T_SULTAN = const(66)  # 6 tiles: the sultan, K of hearts on gold
 
+# Card bytes beside the real cards (suit << 4 | rank, 0 an empty place) that a place can show.
+BACK_CARD = const(255)  # face down: the stock
+SULTAN_CARD = const(253)  # the sultan's gold face
+
 
 def face_tiles(card, out):
-    """Write the six tile numbers of ``card`` (0 = empty place) into ``out``."""
-    if not card:
-        for i in range(6):
-            out[i] = T_EMPTY + i
+    """Write the six tile numbers of ``card`` (0 = empty place, ``BACK_CARD``, ``SULTAN_CARD``)
+    into ``out``; returns ``out``."""
+    if not card or card >= SULTAN_CARD:
+        first = T_EMPTY if not card else T_BACK if card == BACK_CARD else T_SULTAN
+        for i in range(CARD_TILES):
+            out[i] = first + i
         return out
     suit = card >> 4
     rank = card & 15

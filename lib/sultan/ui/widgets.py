@@ -55,7 +55,6 @@ class Panel:
         self.layout = layout
         self.lines = lines  # TextLines (sultan.ui.build.panel makes them)
         self.marker = marker  # the menu's ">"
-        self.menu_top = 0  # the first menu line on show (sultan.ui.menu.show scrolls it)
         self.x = None  # the panel's left edge while it is up
 
     def show(self, lines, at=_UNKNOWN, width=0):

@@ -1,0 +1,156 @@
+"""Each part owns its state (issue 26, goals 1-3): read from the sources' syntax trees.
+
+Over every module of ``lib/`` and ``firmware/``:
+
+- no module reads a private name (``_x``) of another object: only of ``self``, ``cls`` or a
+  module (``screen._tiles``, ``ctrl._refused`` are reaches; ``self._menu()``, ``sultan._clock``
+  are not);
+- no module assigns (or deletes) an attribute of an object other than ``self``: a part asks
+  another through its methods (``ctrl.mode = ...`` from the menu, ``screen.flyer = f`` from
+  motion are reaches).  The platform's objects are the exception: displayio's TileGrids and
+  the display, digitalio's pins have properties for an API (``tg.hidden = True``), in the few
+  modules that drive them (``PLATFORM``).
+
+``python host_tests/test_reaches.py`` prints every reach found and their count.
+"""
+
+import ast
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TOPS = (os.path.join(ROOT, "lib"), os.path.join(ROOT, "firmware"))
+
+# Properties of the platform's objects (displayio, digitalio) written where they are driven:
+# {module path under its top: {attribute}}.  Our own objects' fields are never here.
+PLATFORM = {
+    "sultan/ui/widgets.py": {"x", "y", "hidden"},  # place(): shows, hides and moves a TileGrid
+    "sultan/ui/build.py": {"x", "hidden", "root_group"},  # parked(); the display's root Group
+    "sultan/ui/screen.py": {"hidden"},  # a new sprite, hidden
+    "sultan/ui/motion.py": {"hidden"},  # the flyer hidden at a slide's end
+    "sultan/ui/cascade.py": {"x", "y", "hidden"},  # the trail's copies, a frame each (no tuple made)
+    "sultan/starting.py": {"auto_refresh"},  # the display's
+    "sultan/ui/sound.py": {"direction", "value"},  # digitalio: the NeoPixel pin, the speaker's enable
+}
+
+
+def modules():
+    """(path under its top, absolute path) of every .py file of lib/ and firmware/."""
+    for top in TOPS:
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for fn in sorted(filenames):
+                if fn.endswith(".py"):
+                    path = os.path.join(dirpath, fn)
+                    yield os.path.relpath(path, top).replace(os.sep, "/"), path
+
+
+def private(name):
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def module_names(tree):
+    """The names a module binds by ``import`` (modules; ``from a import b`` may be one too: b's
+    name counts when it is lower case, as modules are named here and classes are not)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out.add((a.asname or a.name).split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                name = a.asname or a.name
+                if name[:1].islower():
+                    out.add(name)
+    return out
+
+
+def root(node):
+    """The Name an attribute chain starts from (``a`` of ``a.b.c``), or None."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def reaches(rel, text):
+    """[(line, what)] of the module's reaches into other objects."""
+    tree = ast.parse(text)
+    mods = module_names(tree)
+    allowed = PLATFORM.get(rel, set())
+    # Base._method(self, ...): a class's own method, as its base class has it
+    base_calls = {id(n.func) for n in ast.walk(tree)
+                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and isinstance(n.func.value, ast.Name) and n.func.value.id[:1].isupper()
+                  and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == "self"}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            obj = node.value
+            own = isinstance(obj, ast.Name) and (obj.id in ("self", "cls") or id(node) in base_calls)
+            is_module = isinstance(obj, (ast.Name, ast.Attribute)) and root(obj) in mods and (
+                isinstance(obj, ast.Name) or root(obj) == "sultan")
+            where = ast.unparse(node)
+            if isinstance(node.ctx, ast.Load):
+                if private(node.attr) and not own and not is_module:
+                    out.append((node.lineno, "reads " + where))
+            elif not (isinstance(obj, ast.Name) and obj.id == "self") and node.attr not in allowed:
+                verb = "deletes " if isinstance(node.ctx, ast.Del) else "assigns "
+                out.append((node.lineno, verb + where))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+            if node.func.id in ("setattr", "delattr"):
+                target = node.args[0]
+                if not (isinstance(target, ast.Name) and target.id == "self"):
+                    out.append((node.lineno, node.func.id + " on " + ast.unparse(target)))
+    return sorted(out)
+
+
+# sultan.forget drops a lazily imported module from its package (a module object, found in
+# sys.modules): the one attribute deleted from outside, by design.
+# memtrace (the emulator image's heap trace, never on a player's board) wraps the import
+# statement to weigh each import.
+DELIBERATE = {("sultan/__init__.py", "delattr on parent"), ("memtrace.py", "assigns builtins.__import__")}
+
+
+def found():
+    out = []
+    for rel, path in modules():
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for line, what in reaches(rel, text):
+            if (rel, what) not in DELIBERATE:
+                out.append("%s:%d: %s" % (rel, line, what))
+    return out
+
+
+def test_no_module_reaches_into_another_objects_state():
+    bad = found()
+    assert not bad, "%d reaches:\n" % len(bad) + "\n".join(bad)
+
+
+def test_the_check_sees_a_reach():
+    """The walker itself: each kind of reach is found, and what is allowed is not."""
+    text = (
+        "import sultan.ui.sound\n"
+        "from sultan.ui import words\n"
+        "class A:\n"
+        "    def f(self, screen, ctrl):\n"
+        "        self._own = screen._tiles\n"  # a private read
+        "        ctrl.mode = 1\n"  # a field written
+        "        ctrl.n += 1\n"
+        "        del screen.flyer\n"
+        "        setattr(screen, 'flyer', 1)\n"
+        "        words._cache, sultan.ui.sound._x, self._y, Base._start(self)\n"  # allowed
+        "        screen.hidden = True\n"  # a platform property, but not in this module
+    )
+    got = [what for _line, what in reaches("sultan/x.py", text)]
+    assert got == ["reads screen._tiles", "assigns ctrl.mode", "assigns ctrl.n", "deletes screen.flyer",
+                   "setattr on screen", "assigns screen.hidden"]
+    assert reaches("sultan/ui/widgets.py", "def place(obj):\n    obj.hidden = True\n") == []
+
+
+if __name__ == "__main__":
+    bad = found()
+    print("\n".join(bad))
+    print("%d reaches" % len(bad))
+    sys.exit(1 if bad else 0)
