@@ -28,7 +28,7 @@ def snapshot(top):
             for d, _dirs, files in os.walk(top) for f in files}
 
 
-@pytest.mark.parametrize("boot_out", [None, "hello\n", "\x00\xff garbage CircuitPython", "CircuitPython? no\n"])
+@pytest.mark.parametrize("boot_out", [None, "hello\n", "\x00\xff garbage CircuitPython", "CircuitPython?\n"])
 def test_a_folder_that_is_no_board_and_was_never_deployed_to_is_left_alone(tmp_path, build, capsys, boot_out):
     drive = tmp_path / "somewhere"
     drive.mkdir()

@@ -130,7 +130,8 @@ def refusal(dst, writes, force=False):
         return ("%s is not a CircuitPython drive (no boot_out.txt from CircuitPython) and was never deployed "
                 "to: nothing written" % dst)
     code = os.path.join(dst, "code.py")
-    if "code.py" in writes and os.path.isfile(code) and not force and digest(code) != (mark or {}).get("code.py"):
+    ours = digest(code) == (mark or {}).get("code.py") if os.path.isfile(code) else True
+    if "code.py" in writes and not (ours or force):
         return ("%s holds a code.py this tool did not write: nothing written (--force replaces it, keeping a "
                 "copy as code.py.bak; make deploy FORCE=1)" % dst)
     return None

@@ -13,6 +13,7 @@ import sys
 from sultan_host.args import Once, Parser, UsageError, clip, gif_out, one_line, whole
 from sultan_host.desktop.screenshot import checked, picture_options
 
+
 def parse_args(argv=None):
     p = Parser(prog="screenshot", description="Every frame of a key sequence as an animated GIF.")
     p.add_argument("--gif", action="store_true", help="an animated GIF (this command)")

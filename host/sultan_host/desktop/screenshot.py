@@ -39,7 +39,7 @@ def parse_args(argv=None):
     p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG (with --gif: every frame "
                                                "as an animated GIF).")
     p.add_argument("--gif", action="store_true",
-                   help="an animated GIF of every frame instead (--out x.gif; --gap, ms from one key to the next)")
+                   help="an animated GIF of every frame instead (--out x.gif; --gap: ms from key to key)")
     picture_options(p, "PNG")
     return checked(p.parse_args(argv), png_out)
 
