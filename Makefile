@@ -61,7 +61,7 @@ CP ?= 9
 CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*-$(CP).*.uf2)))
 RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/bootrom*.js))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
-.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device typecheck wokwi-check emulate-check
+.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device typecheck wokwi-check emulate-check bench-device-check
 # emulator test options (a settings.toml on the image; see docs/firmware.md):
 # SIZE=160x128 (the ILI9341 as a 160x128 window: the PyBadge layout), DEAL=n, MEMTRACE=1
 WOKWI_TEST_OPTS = $(if $(SIZE),--size $(SIZE)) $(if $(DEAL),--deal $(DEAL)) $(if $(MEMTRACE),--memtrace)
@@ -75,9 +75,10 @@ build: $(STAMP)
 bundle: $(STAMP)
 	SULTAN_CHECKOUT="$(CURDIR)" $(BIN)/python -m sultan_host.board.bundle
 
-## make deploy [CIRCUITPY=/media/you/CIRCUITPY]: copy what changed onto the board's drive
+## make deploy [CIRCUITPY=/media/you/CIRCUITPY] [FORCE=1]: copy what changed onto the board's drive
+##   (FORCE=1: replace a code.py deploy did not write, kept as code.py.bak)
 deploy: build
-	$(BIN)/python tools/deploy_circuitpy.py $(if $(CIRCUITPY),--to "$(CIRCUITPY)")
+	$(BIN)/python tools/deploy_circuitpy.py $(if $(CIRCUITPY),--to "$(CIRCUITPY)") $(if $(FORCE),--force)
 
 ## make wokwi [CP=9|8 | CIRCUITPYTHON_UF2=<Pico CircuitPython .uf2>]: build/wokwi/sultan.uf2, the image wokwi.toml names
 wokwi: wokwi-check $(STAMP)
@@ -110,8 +111,11 @@ emulate-check:
 	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)
 	$(call need_file,RP2040_BOOTROM,RP2040 bootrom (bootrom*.bin or bootrom.js))
 	@test -z "$(COMPARE)" || test -n "$(DEAL)" -a -n "$(KEYS)" || { echo "usage: make emulate COMPARE=1 DEAL=n KEYS=\"...\" [SIZE=160x128]"; exit 2; }
-ifneq ($(filter wokwi emulate,$(MAKECMDGOALS)),)
-$(STAMP) $(EMULATE_DEPS): | $(addsuffix -check,$(filter wokwi emulate,$(MAKECMDGOALS)))
+bench-device-check:
+	$(call need_file,BENCH_UF2,CircuitPython 10.x/9.x/8.x UF2 for the Pico)
+	$(call need_file,RP2040_BOOTROM,RP2040 bootrom (bootrom*.bin or bootrom.js))
+ifneq ($(filter wokwi emulate bench-device,$(MAKECMDGOALS)),)
+$(STAMP) $(EMULATE_DEPS): | $(addsuffix -check,$(filter wokwi emulate bench-device,$(MAKECMDGOALS)))
 endif
 
 ## make bench-device [DEAL=7] [SOAK=300] [CUTS=210] [WEAR=3] [ONLY=anim|table|saves]: the game on CircuitPython
@@ -120,8 +124,9 @@ endif
 ## written into docs/figures.md with their date and firmware (SOAK:
 ## random keys on each firmware; CUTS: power cuts aimed inside each kind of save, and what each boot showed; WEAR:
 ## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, or CUTS and WEAR)
-bench-device: $(STAMP) $(EMULATE_DEPS)
-	$(BIN)/python -m sultan_host.bench.device $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY))
+BENCH_UF2 ?= $(firstword $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2))
+bench-device: bench-device-check $(STAMP) $(EMULATE_DEPS)
+	$(BIN)/python -m sultan_host.bench.device $(if $(filter command line,$(origin BENCH_UF2)),--firmware "$(BENCH_UF2)") $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY))
 
 ## make typecheck: mypy of firmware/ and lib/ against circuitpython-stubs and each board's pins
 typecheck: $(STAMP)

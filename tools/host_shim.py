@@ -4,9 +4,24 @@ The host package lives in the project's .venv (``make`` installs it).  Started w
 another Python, the shim starts the same script again under .venv's Python, once.
 """
 
-import importlib
+import _signal as signal  # builtin: the signal module imports enum, milliseconds before the handler is set
 import os
 import sys
+
+
+def stopped(*_signal_frame):
+    """Ctrl-C while the game still imports: one line, exit 130 (sultan_host.stop does the same)."""
+    try:
+        os.write(2, b"%s: stopped\n" % os.path.basename(sys.argv[0]).encode())
+    except OSError:
+        pass
+    os._exit(130)
+
+
+if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, stopped)
+
+import importlib  # noqa: E402 (after the handler: what is imported from here on may take a while)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV_PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
@@ -24,4 +39,7 @@ def run(module, tool):
             os.execv(VENV_PYTHON, [VENV_PYTHON] + sys.argv)
         sys.stderr.write("%s: the host package is not installed: run `make test` first\n" % tool)
         sys.exit(2)
-    sys.exit(main())
+    from sultan_host.stop import finish, ready
+
+    ready()  # each command ends a Ctrl-C quietly itself
+    sys.exit(finish(tool, main))

@@ -6,7 +6,7 @@ import sys
 
 from host_shim import run
 
-if "--gif" in sys.argv[1:]:
+if "--gif" in sys.argv[1:]:  # as the installed sultan-screenshot (sultan_host.desktop.entry)
     run("sultan_host.desktop.gif", "screenshot")
 else:
     run("sultan_host.desktop.screenshot", "screenshot")

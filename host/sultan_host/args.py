@@ -112,3 +112,28 @@ def png_out(path, what="--out"):
         if head and head != PNG_MAGIC:
             raise UsageError("%s is not a PNG picture: left alone" % clip(path))
     return path
+
+
+GIF_MAGIC = b"GIF8"
+
+
+def gif_out(path, what="--out"):
+    """A GIF may be written at ``path``: a new file, an empty one or a GIF, in a directory that exists."""
+    if os.path.isdir(path):
+        raise UsageError("%s is a directory: %s" % (what, clip(path)))
+    if not path.lower().endswith(".gif"):
+        raise UsageError("%s must name a .gif file, not %r" % (what, clip(path)))
+    real = os.path.realpath(path)
+    if not os.path.isdir(os.path.dirname(real)):
+        raise UsageError("no such directory: %s" % clip(os.path.dirname(real)))
+    if os.path.lexists(real) and not os.path.isfile(real):
+        raise UsageError("%s is not a regular file: %s" % (what, clip(path)))
+    if os.path.isfile(real) and os.path.getsize(real):
+        try:
+            with open(real, "rb") as f:
+                head = f.read(len(GIF_MAGIC))
+        except OSError as e:
+            raise UsageError("cannot read %s: %s" % (clip(path), e.strerror)) from None
+        if head != GIF_MAGIC:
+            raise UsageError("not overwriting %s: it is not a GIF" % clip(path))
+    return path

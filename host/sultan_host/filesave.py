@@ -22,7 +22,7 @@ import tempfile
 
 from sultan.saves.memory import MemoryRegion
 from sultan.saves.reader import decode
-from sultan.saves.record import SEQ_MAX, SLOT_MAX
+from sultan.saves.record import SEQ_MAX, SLOT_MAX, VERSION
 from sultan.saves.store import Store
 
 MAGIC = b"SU"  # sultan.saves.record: every record starts so
@@ -113,7 +113,10 @@ class FileRegion(MemoryRegion):
             mode = stat.S_IMODE(os.stat(real).st_mode)
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".", suffix=".tmp", dir=d)
+        try:  # an error names the user's file, never the temporary one beside it
+            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".", suffix=".tmp", dir=d)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror) from None
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(self.data)
@@ -121,11 +124,13 @@ class FileRegion(MemoryRegion):
                 os.fsync(f.fileno())
             os.chmod(tmp, mode)
             os.replace(tmp, real)
-        except BaseException:
+        except BaseException as e:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+            if isinstance(e, OSError):
+                raise OSError(e.errno, e.strerror) from None
             raise
 
 
@@ -137,23 +142,36 @@ class Damaged(ValueError):
     """The file is a save of ours in which nothing reads: never written (its statistics would be lost)."""
 
 
+class Newer(ValueError):
+    """The file holds a record of a newer save format than this Sultan reads: never written."""
+
+
+class ReadOnly(ValueError):
+    """The file (or its folder) is not to be written: its mode says so, whoever we are (root too)."""
+
+
 def why(err):
     """An OSError's reason as a message says it: ``permission denied``, not ``Permission denied``."""
     text = err.strerror or str(err)
     return text[:1].lower() + text[1:]
 
 
-def check_save_file(path, make_dirs=False):
-    """``path`` if a save may be written there, else ValueError with one line saying why.
+def check_save_file(path, make_dirs=False, write=True):
+    """``path`` if a save may be written there (``write``; else read), else ValueError with one line
+    saying why.
 
     Written only when the file is missing (in a directory that exists, unless ``make_dirs``:
     none is made), empty or erased (all 0xFF), or a readable save of ours (by its magic and its
-    records); never a directory, a FIFO or a device (not opened: nothing hangs), never a file
-    we may not read, never a stranger's file (``NotOurs``), never a damaged save (``Damaged``:
-    its statistics would be lost).
+    records); never a name that ends in a slash (a folder's), never a directory, a FIFO or a
+    device (not opened: nothing hangs), never a file we may not read, never a stranger's file
+    (``NotOurs``), never a damaged save (``Damaged``: its statistics would be lost), never a save
+    of a newer format (``Newer``), never a file whose mode has no write bit (``ReadOnly``: root,
+    who may write anything, leaves it too).
     """
     if not path:
         raise ValueError("the save file needs a name")
+    if path.endswith(("/", os.sep)) or os.path.basename(path) in (".", ".."):
+        raise ValueError("%s names a folder: give the save a file name" % path)
     real = os.path.realpath(path)
     try:
         st = os.stat(real)
@@ -161,6 +179,8 @@ def check_save_file(path, make_dirs=False):
         d = os.path.dirname(real)
         if not (make_dirs or os.path.isdir(d)):
             raise ValueError("no such directory: %s" % os.path.dirname(os.path.abspath(path))) from None
+        if write and os.path.isdir(d) and not os.access(d, os.W_OK):
+            raise ReadOnly("cannot write %s: permission denied in its folder" % path) from None
         return path
     except OSError as e:
         raise ValueError("cannot use %s: %s" % (path, why(e))) from None
@@ -169,20 +189,34 @@ def check_save_file(path, make_dirs=False):
     if not stat.S_ISREG(st.st_mode):
         raise ValueError("%s is not a regular file" % path)
     if st.st_size == 0:
-        return path
+        return _writable(path, real, st, write)
     try:
         with open(real, "rb") as f:
             head = f.read(2 * SLOT_MAX + 1)
     except OSError as e:
         raise ValueError("cannot read %s: %s" % (path, why(e))) from None
     if head.count(0xFF) == len(head) <= 2 * SLOT_MAX:
-        return path  # erased, as a new board's NVM is: no save, like an empty file
+        return _writable(path, real, st, write)  # erased, as a new board's NVM is: no save
     if len(head) > 2 * SLOT_MAX or not (head[:2] == MAGIC or head[SLOT_MAX:SLOT_MAX + 2] == MAGIC):
         raise NotOurs("%s is not a Sultan save: left alone" % path)
+    versions = [head[at + 2] for at in (0, SLOT_MAX) if head[at:at + 2] == MAGIC and len(head) > at + 2]
+    if max(versions) > VERSION:  # a slot a newer Sultan wrote: writing the other could lose it
+        raise Newer("%s was made by a newer Sultan (save format %d; this one reads %d): left alone"
+                    % (path, max(versions), VERSION))
     probe = Store(FileRegion(real))
     probe.load(repair=False)
     if probe.message and not probe.seq:
         raise Damaged("%s holds a damaged save: left alone (remove it to start afresh)" % path)
+    return _writable(path, real, st, write)
+
+
+def _writable(path, real, st, write):
+    """``path``, unless it is to be written and its mode (not just ``os.access``: root may write
+    anything) or its folder says no."""
+    if write and (not st.st_mode & 0o222 or not os.access(real, os.W_OK)):
+        raise ReadOnly("%s is read-only: left alone" % path)
+    if write and not os.access(os.path.dirname(real), os.W_OK):
+        raise ReadOnly("cannot write %s: permission denied in its folder" % path)
     return path
 
 

@@ -424,7 +424,7 @@ def test_deploy_writes_only_what_changed(tmp_path, built):
     _cp, out, _ = built
     drive = tmp_path / "CIRCUITPY"
     drive.mkdir()
-    (drive / "boot_out.txt").write_text("Adafruit CircuitPython\n")
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit PyBadge\n")
     pkg = os.path.join("lib", "sultan", "")
     twin = next(f for f in files_under(out) if f.startswith(pkg) and f.endswith(".mpy"))
     stale = twin[:-4] + ".py"
@@ -435,11 +435,13 @@ def test_deploy_writes_only_what_changed(tmp_path, built):
     assert removals == [stale]
     assert writes[-1] == "code.py", "code.py goes last (auto-reload)"
     assert len(writes) == len(files_under(out))
-    assert (drive / "boot_out.txt").exists()
+    assert (drive / "boot_out.txt").exists() and (drive / deploy_circuitpy.MARKER).exists()
     writes, removals = deploy_circuitpy.deploy(out, str(drive), say=log.append)
     assert writes == [] and removals == []
     (drive / "code.py").write_text("print('changed on the drive')\n")
-    writes, _ = deploy_circuitpy.deploy(out, str(drive), dry_run=True, say=log.append)
+    with pytest.raises(ValueError, match="--force"):  # not the code.py it wrote: test_deploy.py
+        deploy_circuitpy.deploy(out, str(drive), dry_run=True, say=log.append)
+    writes, _ = deploy_circuitpy.deploy(out, str(drive), dry_run=True, say=log.append, force=True)
     assert writes == ["code.py"] and "changed" in (drive / "code.py").read_text()
 
 

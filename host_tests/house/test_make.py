@@ -61,10 +61,19 @@ def test_make_build_and_deploy_from_a_fresh_clone(tmp_path):
     assert os.path.isfile(os.path.join(project, "build", "CIRCUITPY", "code.py"))
     drive = tmp_path / "drive"
     drive.mkdir()
+    r = make(project, "deploy", "CIRCUITPY=%s" % drive)  # no board's drive: nothing written
+    assert r.returncode != 0 and "not a CircuitPython drive" in r.stderr and os.listdir(drive) == []
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit PyBadge\n")
+    (drive / "code.py").write_text("print('mine')\n")
     r = make(project, "deploy", "CIRCUITPY=%s" % drive)
+    assert r.returncode != 0 and "FORCE=1" in r.stderr
+    assert (drive / "code.py").read_text() == "print('mine')\n"
+    r = make(project, "deploy", "CIRCUITPY=%s" % drive, "FORCE=1")
     assert r.returncode == 0, r.stdout + r.stderr
+    assert (drive / "code.py.bak").read_text() == "print('mine')\n"
     built = files_under(os.path.join(project, "build", "CIRCUITPY"))
-    assert files_under(str(drive)) == built and "code.py" in built
+    ours = {"boot_out.txt", "code.py.bak", ".sultan-deploy.json"}
+    assert [f for f in files_under(str(drive)) if f not in ours] == built and "code.py" in built
 
 
 def files_under(top):
@@ -97,6 +106,9 @@ UF2, BOOTROM = "CIRCUITPYTHON_UF2=", "RP2040_BOOTROM="
     (["emulate", UF2 + "Makefile", BOOTROM + "Makefile", "COMPARE=1"],
      'usage: make emulate COMPARE=1 DEAL=n KEYS="..."'),
     (["wokwi"], "make wokwi: no CircuitPython 9.x UF2 for the Pico in vendor-local/"),
+    (["bench-device"], "make bench-device: no CircuitPython 10.x/9.x/8.x UF2 for the Pico in vendor-local/"),
+    (["bench-device", "BENCH_UF2=Makefile", "RP2040_BOOTROM=x.bin"],
+     "make bench-device: RP2040_BOOTROM=x.bin: no such file"),
 ])
 def test_the_firmware_targets_say_what_is_missing_in_one_line_before_building(tmp_path, args, line):
     """Even with no .venv at all (a fresh clone): the check comes before minutes of installing."""
@@ -106,6 +118,7 @@ def test_the_firmware_targets_say_what_is_missing_in_one_line_before_building(tm
     assert r.stdout.startswith(line) and len(r.stdout.splitlines()) == 1, r.stdout
     assert "make wokwi" not in r.stdout or args[0] == "wokwi"
     assert not os.path.exists(os.path.join(project, ".venv"))
+    assert not os.path.exists(os.path.join(project, "tools", "emulate", "node_modules"))  # no npm ci
     assert not os.path.exists(os.path.join(project, "build"))
 
 

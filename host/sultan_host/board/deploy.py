@@ -1,6 +1,6 @@
 """Copy build/CIRCUITPY onto a mounted CIRCUITPY drive, writing only what changed.
 
-    python tools/deploy_circuitpy.py [--to MOUNTPOINT] [--from build/CIRCUITPY] [--dry-run]
+    python tools/deploy_circuitpy.py [--to MOUNTPOINT] [--from build/CIRCUITPY] [--dry-run] [--force]
 
 (``python -m sultan_host.board.deploy`` the same.)
 
@@ -11,9 +11,15 @@ twin is removed: engine.py left on the drive would shadow a new engine.mpy (Circ
 in the drive's boot_out.txt is refused (8 reads .mpy v5, 9 and 10 read v6).  code.py is written
 last, so the auto-reload it triggers finds the libraries already in place.  Other files on the
 drive are left alone.
+
+Only a board's drive is written: a folder whose boot_out.txt CircuitPython wrote, or one this tool
+deployed to before (its marker, ``.sultan-deploy.json``, holds the hash of the code.py it wrote).
+A code.py it did not write (another program, or one edited since) is replaced only with --force,
+and then kept beside it as code.py.bak (code.py.bak2 ... if that is taken).
 """
 
 import glob
+import hashlib
 import json
 import os
 import re
@@ -25,6 +31,8 @@ from sultan_host.board.cli import ArgParser
 from sultan_host.board.sources import DEFAULT_OUT
 
 LABEL = "CIRCUITPY"
+MARKER = ".sultan-deploy.json"  # on the drive: what this tool wrote there
+BOOT_OUT = re.compile(r"Adafruit CircuitPython \d+\.\d+")  # how boot_out.txt begins on every board
 
 
 def find_drives(label=LABEL):
@@ -89,6 +97,60 @@ def drive_version(dst):
     return tuple(int(x) for x in m.groups()) if m else None
 
 
+def is_board(dst):
+    """True if CircuitPython wrote ``dst``'s boot_out.txt (its first line says so)."""
+    try:
+        with open(os.path.join(dst, "boot_out.txt"), "rb") as f:
+            head = f.read(200).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return BOOT_OUT.match(head) is not None
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def marker(dst):
+    """What this tool wrote on ``dst`` the last time (``{"code.py": sha256}``), or None if never."""
+    try:
+        with open(os.path.join(dst, MARKER)) as f:
+            mark = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return mark if isinstance(mark, dict) else None
+
+
+def refusal(dst, writes, force=False):
+    """Why ``dst`` must not be written, or None: not a board's drive nor one deployed to before, or
+    (unless ``force``) a code.py there that this tool did not write."""
+    mark = marker(dst)
+    if mark is None and not is_board(dst):
+        return ("%s is not a CircuitPython drive (no boot_out.txt from CircuitPython) and was never deployed "
+                "to: nothing written" % dst)
+    code = os.path.join(dst, "code.py")
+    ours = digest(code) == (mark or {}).get("code.py") if os.path.isfile(code) else True
+    if "code.py" in writes and not (ours or force):
+        return ("%s holds a code.py this tool did not write: nothing written (--force replaces it, keeping a "
+                "copy as code.py.bak; make deploy FORCE=1)" % dst)
+    return None
+
+
+def backup(dst, say=print, dry_run=False):
+    """Copy the drive's foreign code.py to the first free code.py.bak, code.py.bak2 ...; its name."""
+    n = 1
+    while True:
+        name = "code.py.bak" + ("" if n == 1 else str(n))
+        if not os.path.lexists(os.path.join(dst, name)):
+            break
+        n += 1
+    say("keep   code.py as %s" % name)
+    if not dry_run:
+        shutil.copyfile(os.path.join(dst, "code.py"), os.path.join(dst, name))
+    return name
+
+
 def build_target(src):
     """The CircuitPython major the build in ``src`` was made for (its manifest), or None."""
     try:
@@ -110,8 +172,16 @@ def mismatch(src, dst):
         version + (target, version[0]))
 
 
-def deploy(src, dst, dry_run=False, say=print):
+def deploy(src, dst, dry_run=False, say=print, force=False):
+    """Write what changed from ``src`` onto ``dst`` (see ``refusal``: ValueError if it must not)."""
     writes, removals = plan(src, dst)
+    why = refusal(dst, writes, force)
+    if why:
+        raise ValueError(why)
+    code = os.path.join(dst, "code.py")
+    mark = marker(dst) or {}
+    if "code.py" in writes and os.path.isfile(code) and digest(code) != mark.get("code.py"):
+        backup(dst, say, dry_run)  # --force: the code.py we did not write is kept
     for rel in removals:
         say("remove %s" % rel)
         if not dry_run:
@@ -122,6 +192,9 @@ def deploy(src, dst, dry_run=False, say=print):
             target = os.path.join(dst, rel)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copyfile(os.path.join(src, rel), target)
+    if not dry_run:
+        with open(os.path.join(dst, MARKER), "w") as f:
+            json.dump({"code.py": digest(code)}, f)
     if not dry_run and hasattr(os, "sync"):
         os.sync()
     say("%s: %d written, %d removed, the rest unchanged" % (dst, len(writes), len(removals)))
@@ -133,6 +206,8 @@ def main(argv=None):
     ap.add_argument("--to", default=os.environ.get("CIRCUITPY") or None, help="the drive's mount point")
     ap.add_argument("--from", dest="src", default=DEFAULT_OUT)
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--force", action="store_true",
+                    help="replace a code.py this tool did not write (kept as code.py.bak)")
     args = ap.parse_args(argv)
     if not args.src or not os.path.isdir(args.src) and os.path.lexists(args.src):
         ap.error("--from %.200s: not a directory" % args.src)
@@ -163,7 +238,11 @@ def main(argv=None):
     if why:
         print("deploy: " + why, file=sys.stderr)
         return 1
-    deploy(args.src, dst, args.dry_run)
+    try:
+        deploy(args.src, dst, args.dry_run, force=args.force)
+    except ValueError as e:
+        print("deploy: %s" % e, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -10,9 +10,11 @@ This module only builds the parser and dispatches: each command lives in its own
 (``play``, ``saves`` for resume, ``scan`` for scan and stats), which adds its parser and
 runs it, and none of them calls back here.  Bad arguments exit with status 2 and one line
 on stderr, never a traceback.  Ctrl-C or SIGTERM stops a command quietly: one line saying how
-many deals were done (``Progress.last``), exit status 130.
+many deals were done (``Progress.last``), exit status 130.  Output that cannot be written (stdout
+closed, a full disk: ``> /dev/full``) ends the command with one line on stderr, exit status 1.
 """
 
+import os
 import signal
 import sys
 
@@ -45,8 +47,48 @@ def stopped():
     return "%s: stopped after %s of %s deals\n" % (PROG, format(p.done, ","), format(p.total, ","))
 
 
+class OutputError(Exception):
+    """stdout refused what a command printed (``Output``); says why."""
+
+
+class Output:
+    """``out`` whose write errors (a full disk, a closed stream) become ``OutputError``."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def write(self, text):
+        try:
+            return self.out.write(text)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as e:
+            raise OutputError(getattr(e, "strerror", None) or str(e)) from None
+
+    def flush(self):
+        try:
+            self.out.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as e:
+            raise OutputError(getattr(e, "strerror", None) or str(e)) from None
+
+
+def _drop_stdout():
+    """What stdout still buffers goes nowhere at exit (else Python's own flush fails loudly)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv=None, out=None):
     out = out or sys.stdout
+    if out is None:  # started with stdout closed (>&-): nothing to print to, nothing done
+        if sys.stderr is not None:
+            sys.stderr.write("%s: stdout is closed: nothing done\n" % PROG)
+        return 1
+    out = Output(out)
     Progress.last = None
     try:
         previous = signal.signal(signal.SIGTERM, _stop)
@@ -56,7 +98,14 @@ def main(argv=None, out=None):
         args = build_parser().parse_args(argv)
         if args.command is None:
             raise UsageError("a command is required: %s (--help for more)" % ", ".join(COMMANDS))
-        return COMMANDS[args.command](args, out)
+        code = COMMANDS[args.command](args, out)
+        out.flush()
+        return code
+    except OutputError as err:
+        if out.out is sys.stdout:
+            _drop_stdout()
+        sys.stderr.write("%s: cannot write the output: %s\n" % (PROG, err))
+        return 1
     except UsageError as err:
         sys.stderr.write("%s: error: %s\n" % (PROG, one_line(err)))
         return 2
@@ -65,7 +114,7 @@ def main(argv=None, out=None):
     except KeyboardInterrupt:  # the pool, if any, is terminated on the way out (survey.run_chunks)
         try:
             out.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError, OutputError):
             pass
         sys.stderr.write(stopped())
         return 130

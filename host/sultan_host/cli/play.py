@@ -20,7 +20,7 @@ def add_parser(sub):
     play = sub.add_parser("play", help="deal a game (or a range of them) and optionally autoplay it")
     src = play.add_mutually_exclusive_group(required=True)
     src.add_argument("--deal", action=Once, help="deal number 1..999999999")
-    src.add_argument("--deals", action=Once, help="range A-B: one JSON line per deal")
+    src.add_argument("--deals", action=Once, help="range A-B: one line per deal (a JSON object with --json)")
     src.add_argument("--order", action=Once,
                      help="the 95 non-layout cards, stock top first, e.g. 'TH 2C ...' (10H for TH too)")
     play.add_argument("--auto", action="store_true", help="play the canonical policy to the end")

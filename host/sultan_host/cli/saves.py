@@ -9,8 +9,9 @@ with the statistics.  ``--save`` writes only a missing or empty FILE or a readab
 of ours (``filesave.check_save_file``): anything else exits 2 and is left as it was.
 ``resume`` refuses what ``--save`` refuses, in one line with exit 2, FILE left as it was:
 "not a Sultan save" (a text file, zeros, a file bigger than a save), "save data corrupt" (a save
-of ours in which nothing reads), "cannot read FILE: permission denied"; an empty or erased FILE
-is "no game saved".  A FILE whose newest record is damaged resumes the one before it, with a
+of ours in which nothing reads), "cannot read FILE: permission denied", "made by a newer Sultan"
+(a newer save format); ``resume --auto`` and ``--save`` refuse a read-only FILE too (by its mode:
+root as well).  An empty or erased FILE is "no game saved".  A FILE whose newest record is damaged resumes the one before it, with a
 note on stderr (``filesave.newer_lost``).
 """
 
@@ -50,7 +51,12 @@ def save_game(path, game):
     store.load(repair=False)  # the statistics already there, if any
     store.new_game(game)
     if not store.flush() and store.error is not None:
-        raise UsageError("cannot write %s: %s" % (clip(path), store.error))
+        raise UsageError(write_error(path, store.error))
+
+
+def write_error(path, err):
+    """The line a failed write ends with: the user's file and the reason, nothing else."""
+    return "cannot write %s: %s" % (clip(path), why(err) if isinstance(err, OSError) else err)
 
 
 def run(args, out):
@@ -67,7 +73,7 @@ def run(args, out):
     if not stat.S_ISREG(mode):  # a directory, a FIFO, a device: never opened
         raise UsageError("not a save file: %s" % clip(path))
     try:
-        check_save_file(path)  # what --save would refuse is neither read nor written back
+        check_save_file(path, write=args.auto)  # what --save would refuse is neither read nor written back
     except Damaged:
         raise UsageError("save data corrupt in %s: left alone" % clip(path)) from None
     except ValueError as e:
@@ -85,6 +91,6 @@ def run(args, out):
         game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
         store.save(game)
         if not store.flush() and store.error is not None:
-            raise UsageError("cannot write %s: %s" % (clip(path), store.error))
+            raise UsageError(write_error(path, store.error))
     emit(game, args.json, out)
     return 0

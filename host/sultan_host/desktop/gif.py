@@ -8,30 +8,10 @@ whatever the host's speed.  Bad arguments: one line on stderr, exit status 2, be
 is played; ``--out`` is written only where nothing is lost (a new or empty file, or a GIF).
 """
 
-import os
 import sys
 
-from sultan_host.args import Once, Parser, UsageError, clip, one_line, whole
+from sultan_host.args import Once, Parser, UsageError, clip, gif_out, one_line, whole
 from sultan_host.desktop.screenshot import checked, picture_options
-
-GIF_MAGIC = b"GIF8"
-
-
-def gif_out(path):
-    """A GIF may be written at ``path``: a new file, an empty one or a GIF, in a directory that exists."""
-    if not path.lower().endswith(".gif"):
-        raise UsageError("--out must name a .gif file, not %r" % clip(path))
-    if os.path.isdir(path):
-        raise UsageError("--out is a directory: %s" % clip(path))
-    real = os.path.realpath(path)
-    if not os.path.isdir(os.path.dirname(real)):
-        raise UsageError("no such directory: %s" % clip(os.path.dirname(real)))
-    if os.path.lexists(real) and not os.path.isfile(real):
-        raise UsageError("--out is not a regular file: %s" % clip(path))
-    if os.path.isfile(real) and os.path.getsize(real):
-        with open(real, "rb") as f:
-            if f.read(len(GIF_MAGIC)) != GIF_MAGIC:
-                raise UsageError("not overwriting %s: it is not a GIF" % clip(path))
 
 
 def parse_args(argv=None):

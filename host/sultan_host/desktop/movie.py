@@ -125,11 +125,12 @@ def gif(display, path, scale=1, hold_ms=1500):
     return len(frames)
 
 
-def readme_gif(path, size="160x128", scale=2):
-    """The README's opening picture: deal 8 -- a move, a refusal, the menu, two turns -- then the
-    last move of a won game (deal 111, resumed one move from its end) and its cascade.
+def readme_movie(size="160x128"):
+    """The README's opening picture as a display of shots: deal 8 -- a move, a refusal, the menu,
+    two turns -- then the last move of a won game (deal 111, resumed one move from its end) and
+    its cascade.
 
-        python -m sultan_host.desktop.movie docs/sultan.gif
+        python -m sultan_host.desktop.movie docs/sultan.gif     # (main)
     """
     from sultan.nostore import NoStore
     from sultan.rules import engine
@@ -149,10 +150,36 @@ def readme_gif(path, size="160x128", scale=2):
     second, _c, _l = record(deal, size, " ".join(walk + ["A", "A"]), gap_ms=4000, store=OneMoveLeft())
     end = first.shots[-1][0]
     first.shots.extend((t + end, fb) for t, fb in second.shots)
-    return gif(first, path, scale)
+    return first
+
+
+def main(argv=None):
+    """``python -m sultan_host.desktop.movie [FILE]``: the README's GIF, written only where nothing is
+    lost (a new or empty file, or a GIF: ``args.gif_out``); anything else one line, exit 2."""
+    import sys
+
+    from sultan_host.args import Parser, UsageError, clip, gif_out, one_line
+
+    p = Parser(prog="movie", description="The README's animated GIF (deal 8, then a won game's last move).")
+    p.add_argument("out", nargs="?", default="sultan.gif", metavar="FILE",
+                   help="the GIF to write (default sultan.gif): a new or empty file, or a GIF")
+    try:
+        a = p.parse_args(argv)
+        gif_out(a.out, "FILE")
+        first = readme_movie()
+        gif_out(a.out, "FILE")  # again, just before writing
+        try:
+            n = gif(first, a.out, 2)
+        except (OSError, ValueError) as e:
+            raise UsageError("cannot write %s: %s" % (clip(a.out), clip(e, 200))) from None
+    except UsageError as e:
+        sys.stderr.write("movie: %s\n" % one_line(e))
+        return 2
+    print("wrote %s (%d frames)" % (a.out, n))
+    return 0
 
 
 if __name__ == "__main__":
     import sys
 
-    print("%d frames" % readme_gif(sys.argv[1] if len(sys.argv) > 1 else "sultan.gif"))
+    sys.exit(main())

@@ -36,7 +36,10 @@ def render(deal, size, script="", scale=1, store=None):
 
 def parse_args(argv=None):
     """The options, every one checked (UsageError on the first that is wrong)."""
-    p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG.")
+    p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG (with --gif: every frame "
+                                               "as an animated GIF).")
+    p.add_argument("--gif", action="store_true",
+                   help="an animated GIF of every frame instead (--out x.gif; --gap: ms from key to key)")
     picture_options(p, "PNG")
     return checked(p.parse_args(argv), png_out)
 
@@ -66,6 +69,8 @@ def checked(a, out_check):
 def main(argv=None):
     try:
         a = parse_args(argv)
+        if a.gif:  # the commands hand --gif to desktop.gif before this (desktop.entry, tools/screenshot.py)
+            raise UsageError("--gif: python -m sultan_host.desktop.gif makes the GIF")
         img, _ctrl = render(a.deal, a.size, a.keys, a.scale)
         png_out(a.out)  # again, just before writing: nothing but a PNG is replaced
         try:

@@ -152,6 +152,7 @@ class PygameKeys:
         self.display = display
         self.keys = keys
         self.queue = scripted.ScriptedKeys(script).events
+        self.scripted = len(self.queue)  # the script's events: the queue's first ones
         self.exhausted = False
         self.map = {
             pygame.K_RIGHT: keys.RIGHT, pygame.K_LEFT: keys.LEFT, pygame.K_UP: keys.UP,
@@ -163,6 +164,11 @@ class PygameKeys:
     def stop(self, *_signal):
         """End the game loop at its next turn (Ctrl-C: the store is flushed as on closing)."""
         self.exhausted = True
+
+    def scripted_left(self):
+        """How many of the script's key presses were never taken."""
+        q = self.queue
+        return sum(1 for e in q.items[q.pos:self.scripted] if e.pressed)
 
     def get(self):
         if len(self.queue):
@@ -277,8 +283,14 @@ def main(argv=None):
         signal.signal(signal.SIGINT, previous)
     code = 0
     if store is not None and store.error is not None:
-        sys.stderr.write("sim: cannot save: %s\n" % clip(store.error, 200))
+        sys.stderr.write("sim: cannot save %s: %s\n" % (clip(a.save_path), clip(store.error, 200)))
         code = 1
+    left = source.scripted_left()
+    if left:  # --frames ended the run first: say so, never drop keys silently
+        n = len(scripted.parse_keys(a.keys))
+        sys.stderr.write("sim: %d of the %d --keys not played: --frames %s ended the run first\n"
+                         % (left, n, a.frames))
+        code = code or 1
     if a.screenshot:
         try:
             png_out(a.screenshot, "--screenshot")  # again: the game may have run for hours

@@ -1,0 +1,85 @@
+"""make deploy writes only onto a board's drive, and never loses a code.py it did not write (issue 28
+goal 6): a folder whose boot_out.txt CircuitPython wrote, or one it deployed to before; a foreign
+code.py only with --force, and then kept as code.py.bak."""
+
+import os
+
+import pytest
+from sultan_host.board import deploy
+
+BOOT_OUT = "Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit PyBadge with samd51j19\nBoard ID:pybadge\n"
+
+
+@pytest.fixture
+def build(tmp_path):
+    src = tmp_path / "CIRCUITPY-build"
+    (src / "lib").mkdir(parents=True)
+    (src / "code.py").write_text("import launch\n")
+    (src / "lib" / "game.py").write_text("X = 1\n")
+    return src
+
+
+def run(build, drive, *extra):
+    return deploy.main(["--to", str(drive), "--from", str(build)] + list(extra))
+
+
+def snapshot(top):
+    return {os.path.relpath(os.path.join(d, f), top): open(os.path.join(d, f), "rb").read()
+            for d, _dirs, files in os.walk(top) for f in files}
+
+
+@pytest.mark.parametrize("boot_out", [None, "hello\n", "\x00\xff garbage CircuitPython", "CircuitPython?\n"])
+def test_a_folder_that_is_no_board_and_was_never_deployed_to_is_left_alone(tmp_path, build, capsys, boot_out):
+    drive = tmp_path / "somewhere"
+    drive.mkdir()
+    (drive / "notes.txt").write_text("mine\n")
+    if boot_out is not None:
+        (drive / "boot_out.txt").write_text(boot_out)
+    before = snapshot(drive)
+    assert run(build, drive) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a CircuitPython drive" in err, err
+    assert snapshot(drive) == before
+
+
+def test_a_board_is_written_and_then_known_by_its_marker(tmp_path, build, capsys):
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text(BOOT_OUT)
+    assert run(build, drive) == 0
+    assert (drive / "code.py").read_text() == "import launch\n"
+    assert (drive / deploy.MARKER).exists()
+    (drive / "boot_out.txt").unlink()  # a copy of the drive, say: deployed to before, so it is ours
+    (build / "code.py").write_text("import launch  # new\n")
+    assert run(build, drive) == 0
+    assert (drive / "code.py").read_text() == "import launch  # new\n"
+    assert not [n for n in os.listdir(drive) if n.startswith("code.py.bak")]
+
+
+def test_a_foreign_code_py_is_replaced_only_with_force_and_kept(tmp_path, build, capsys):
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text(BOOT_OUT)
+    (drive / "code.py").write_text("print('mine')\n")
+    before = snapshot(drive)
+    assert run(build, drive) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--force" in err and "did not write" in err, err
+    assert snapshot(drive) == before
+    assert run(build, drive, "--force") == 0
+    assert (drive / "code.py").read_text() == "import launch\n"
+    assert (drive / "code.py.bak").read_text() == "print('mine')\n"
+
+
+def test_a_code_py_edited_since_the_deploy_is_not_ours_any_more(tmp_path, build, capsys):
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text(BOOT_OUT)
+    assert run(build, drive) == 0
+    (drive / "code.py").write_text("print('edited on the board')\n")
+    (drive / "code.py.bak").write_text("an older backup\n")
+    assert run(build, drive) == 1
+    assert (drive / "code.py").read_text() == "print('edited on the board')\n"
+    assert run(build, drive, "--force") == 0
+    assert (drive / "code.py.bak").read_text() == "an older backup\n"
+    assert (drive / "code.py.bak2").read_text() == "print('edited on the board')\n"
