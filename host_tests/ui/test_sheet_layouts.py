@@ -9,7 +9,6 @@ import os
 
 import pytest
 from sultan.ui import build
-
 from sultan_host.board.sheets import bitmap_image
 from sultan_host.paths import LIB
 

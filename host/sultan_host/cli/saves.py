@@ -11,8 +11,8 @@ of ours (``filesave.check_save_file``): anything else exits 2 and is left as it 
 "not a Sultan save" (a text file, zeros, a file bigger than a save), "save data corrupt" (a save
 of ours in which nothing reads), "cannot read FILE: permission denied", "made by a newer Sultan"
 (a newer save format); ``resume --auto`` and ``--save`` refuse a read-only FILE too (by its mode:
-root as well).  An empty or erased FILE is "no game saved".  A FILE whose newest record is damaged resumes the one before it, with a
-note on stderr (``filesave.newer_lost``).
+root as well).  An empty or erased FILE is "no game saved".  A FILE whose newest record is damaged
+resumes the one before it, with a note on stderr (``filesave.newer_lost``).
 """
 
 import os
