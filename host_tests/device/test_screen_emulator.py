@@ -49,8 +49,8 @@ class Plan:
         DOWN wrap) and press A."""
         c = self.ctrl
         self.press("SELECT")
-        down = (c.menu_at(item) - c.menu_index) % len(c.items)
-        self.press(*(["DOWN"] * down if 2 * down <= len(c.items) else ["UP"] * (len(c.items) - down)))
+        down = (c.menu.at(item) - c.menu.index) % len(c.menu.items)
+        self.press(*(["DOWN"] * down if 2 * down <= len(c.menu.items) else ["UP"] * (len(c.menu.items) - down)))
         return self.press("A")
 
     def keys(self):

@@ -38,6 +38,7 @@ _FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
 # The layout's nine cards in the order they are dealt, then the divan's six.
 DEAL_ORDER = (F0, F0 + 1, F0 + 2, F0 + 3, SULTAN_PLACE, F0 + 4, F0 + 5, F0 + 6, F0 + 7, 0, 1, 2, 3, 4, 5)
 
+_flyer = None  # (the Screen, its flyer): see ``flyer``
 clock = None  # a function giving milliseconds (the host's GIF tool sets a frame clock); None: time's
 
 
@@ -143,7 +144,7 @@ class Animation:
         x1, y1 = lay.place_xy(dst)
         if ms <= 0:
             return
-        f = self.screen.flyer()
+        f = flyer(self.screen)
         self.screen.draw(f, card)
         start = now_ms()
         t = 0
@@ -278,7 +279,7 @@ class Animation:
         """The animation of what the last key did to ``ctrl`` (see the module's ``play``)."""
         screen = self.screen
         g = ctrl.game
-        menu = screen.hide_panel()  # a menu's choice: the table is seen while the cards travel
+        menu = screen.show_panel(ctrl, False)  # a menu's choice: the table is seen while the cards travel
         screen.show_rings(ctrl)
         if ctrl.event == "deal":
             if ctrl.mode == PLAY:
@@ -293,6 +294,15 @@ class Animation:
         if self.frames:
             console(self.line())
         self.busy = ctrl.event == "win" and self.pending is None
+
+
+def flyer(screen):
+    """The sprite a played card slides on over ``screen``'s board: made at the first slide, then
+    kept (here: on the Screen its method would be heap at READY)."""
+    global _flyer
+    if _flyer is None or _flyer[0] is not screen:
+        _flyer = (screen, screen.sprite())
+    return _flyer[1]
 
 
 def show_cards(screen, g, a, b):
