@@ -317,7 +317,7 @@ def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_nex
     ctrl = Controller(g, rand_deal=lambda: 31)
     ctrl.open(MENU)
     assert ctrl.menu.label(ctrl, ctrl.menu.at(M_RULESET)) == "Ruleset: seed"
-    ctrl.back()
+    ctrl.open(PLAY)
     press_all(ctrl, menu_keys(ctrl, M_RULESET))
     # nothing played yet: the same deal, now under classic rules
     assert g.rules == engine.RULES_CLASSIC and g.deal == 7 and ctrl.rules == engine.RULES_CLASSIC

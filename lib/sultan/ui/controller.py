@@ -120,7 +120,13 @@ class Controller(Actions):
 
     def open(self, mode, editor=None):
         """Put up the menu, a page (``mode``: ``sultan.ui.modes``) or the digit editor ``editor``
-        (DEAL).  The menu is made the first time (``menu``: the screen draws it)."""
+        (DEAL); PLAY closes them: back to the table, or to the won/lost panel (``press`` lets the
+        editor go).  The menu is made the first time (``menu``: the screen draws it).  One method
+        for opening and closing: a method's code is heap on the board."""
+        if mode == PLAY:
+            self.mode = PLAY
+            self.check_over()
+            return
         if mode == MENU and self.menu is None:
             from sultan.ui.menu import Menu
 
@@ -147,7 +153,7 @@ class Controller(Actions):
         elif mode == OVER:
             self._press_over(key)
         else:  # a page: any key goes back
-            self.back()
+            self.open(PLAY)
         if self.mode != DEAL and self.editor is not None:
             self.editor = None
             forget("sultan.ui.deal_editor")
@@ -155,11 +161,6 @@ class Controller(Actions):
         if now != was and was == engine.PLAYING and g.deal == deal and g.moves:
             self.event = "win" if now == engine.WON else "lose"
         return True
-
-    def back(self):
-        """Close the menu, editor or page: back to the table, or to the won/lost panel."""
-        self.mode = PLAY
-        self.check_over()
 
     def _press_play(self, key):
         if key in _STEP:

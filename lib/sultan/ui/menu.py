@@ -34,7 +34,7 @@ from sultan.ui.lines import (
     MENU_TEXT_SOUND_OFF,
     MENU_TEXT_SOUND_ON,
 )
-from sultan.ui.modes import DEAL, RULES_PAGE, STATS_PAGE
+from sultan.ui.modes import DEAL, PLAY, RULES_PAGE, STATS_PAGE
 from sultan.ui.switches import S_LIGHTS_OFF, S_MOTION_OFF, S_RULES, S_RULES_SHIFT, S_SOUND_OFF
 
 MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
@@ -131,7 +131,7 @@ class Menu:
         elif key == keys.UP:
             self.index = (self.index - 1) % n
         elif key == keys.B or key == keys.SELECT:
-            ctrl.back()
+            ctrl.open(PLAY)
         elif key == keys.A:
             ctrl.choose(self.items[self.index])
 
