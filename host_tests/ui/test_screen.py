@@ -192,7 +192,7 @@ def test_cards_that_travel_fly_over_the_cards_and_the_counts_under_the_text(rig)
         assert [f[i] for i in range(sprites.CARD_TILES)] == [first + i for i in range(sprites.CARD_TILES)]
     s.draw(f, rig.game.divan[0])
     assert [f[i] for i in range(sprites.CARD_TILES)] == [s.cards[0][i] for i in range(sprites.CARD_TILES)]
-    trail = s.sprite()
+    trail = motion.sprite(s)
     assert trail is not f and board[screen.FLYING] is trail and board[screen.FLYING + 1] is f
 
 

@@ -25,9 +25,10 @@ import time
 
 from sultan import const, forget
 from sultan.rules import KIND, engine
-from sultan.ui.layout import F0, NONE, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.layout import F0, NONE, PARK, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import PLAY
-from sultan.ui.sprites import BACK_CARD, SULTAN_CARD
+from sultan.ui.screen import FLYING
+from sultan.ui.sprites import BACK_CARD, CARD_COLS, CARD_ROWS, SULTAN_CARD, T_EMPTY, TILE_H, TILE_W
 from sultan.ui.widgets import place
 
 SLIDE_MS = const(100)  # a played card's journey (the issue's goal: <= ~120 ms)
@@ -257,7 +258,7 @@ class Animation:
         if c is None:
             from sultan.ui.cascade import Cascade
 
-            c = self.cascade = Cascade(self.screen, g)
+            c = self.cascade = Cascade(self.screen, g, sprite)
             self.kind = "cascade"
             self.frames = 0
             self.start = now_ms()
@@ -296,12 +297,25 @@ class Animation:
         self.busy = ctrl.event == "win" and self.pending is None
 
 
+def sprite(screen):
+    """A new card TileGrid on ``screen``'s board at ``FLYING``, hidden off the screen (for cards
+    that travel: the flyer, the won game's cascade, which takes its own off the board at its end).
+    Here, not a Screen method: that would be heap at READY."""
+    import displayio  # never before the first animation
+
+    tg = displayio.TileGrid(screen.sheet, pixel_shader=screen.palette, width=CARD_COLS, height=CARD_ROWS,
+                            tile_width=TILE_W, tile_height=TILE_H, default_tile=T_EMPTY, x=PARK, y=0)
+    tg.hidden = True  # off the screen until first shown
+    screen.board.insert(FLYING, tg)
+    return tg
+
+
 def flyer(screen):
     """The sprite a played card slides on over ``screen``'s board: made at the first slide, then
     kept (here: on the Screen its method would be heap at READY)."""
     global _flyer
     if _flyer is None or _flyer[0] is not screen:
-        _flyer = (screen, screen.sprite())
+        _flyer = (screen, sprite(screen))
     return _flyer[1]
 
 

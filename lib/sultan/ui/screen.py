@@ -26,9 +26,9 @@ from sultan.rules import engine
 from sultan.rules.cards import STOCK_SIZE
 from sultan.rules.table import FOUNDATIONS
 from sultan.ui import sprites, words
-from sultan.ui.layout import F0, GLYPH_W, NONE, PARK, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
-from sultan.ui.sprites import BACK_CARD, CARD_COLS, CARD_ROWS, CARD_TILES
+from sultan.ui.sprites import BACK_CARD, CARD_TILES
 from sultan.ui.widgets import place
 
 CHIPS = const(2)  # at most two cards in a message (sultan.ui.build makes them)
@@ -100,24 +100,11 @@ class Screen:
             self.draw(self.cards[p], card)
 
     def draw(self, tg, card):
-        """Card TileGrid ``tg`` (a place's, or a ``sprite``) shows card byte ``card``."""
+        """Card TileGrid ``tg`` (a place's, or a ``sultan.ui.motion.sprite``) shows card byte ``card``."""
         t = sprites.face_tiles(card, self._tiles)
         for i in range(CARD_TILES):  # only the tiles that differ: a card on its own suit's pile
             if tg[i] != t[i]:  # changes the rank's tile alone, a sixth of the card
                 tg[i] = t[i]
-
-    def sprite(self):
-        """A new card TileGrid on the board at ``FLYING``, hidden off the screen (for cards that
-        travel: ``sultan.ui.motion``'s flyer, the won game's cascade, which takes its own off
-        ``board`` at its end)."""
-        import displayio  # never before the first animation
-
-        tg = displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=CARD_COLS, height=CARD_ROWS,
-                                tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
-                                default_tile=sprites.T_EMPTY, x=PARK, y=0)
-        tg.hidden = True  # off the screen until first shown (see the module)
-        self.board.insert(FLYING, tg)
-        return tg
 
     def show_counts(self, g):
         """The stock's count on its back (once empty: "R1"/"R2" while a redeal is left) and the
