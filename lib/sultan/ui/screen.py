@@ -73,12 +73,8 @@ class Screen:
         """Make the screen show ``ctrl`` (a ``sultan.ui.controller.Controller``); its cards too
         unless ``cards`` is False (``sultan.ui.motion`` deals them)."""
         g = ctrl.game
-        if cards:  # (here, not a method of its own: a method's code is heap on the board)
-            for p in range(TALON + 1):
-                self.show_card(p, g.card_at(p))
-            for f in range(FOUNDATIONS):
-                self.show_card(F0 + f, g.foundation_card(f))
-            self.show_card(STOCK, BACK_CARD if g.stock_count else 0)
+        if cards:
+            self._show_cards(g)
         self.show_counts(g)
         self.show_rings(ctrl)
         self.status.write(words.status_text(g, self.cols, ctrl.winnable))
@@ -89,6 +85,13 @@ class Screen:
         self._show_message(text, ctrl.message_cards)
         self.show_panel(ctrl)
         self.fresh = False
+
+    def _show_cards(self, g):
+        for p in range(TALON + 1):
+            self.show_card(p, g.card_at(p))
+        for f in range(FOUNDATIONS):
+            self.show_card(F0 + f, g.foundation_card(f))
+        self.show_card(STOCK, BACK_CARD if g.stock_count else 0)
 
     def show_card(self, p, card):
         """Place ``p`` shows card byte ``card`` (see ``sprites.face_tiles``)."""
