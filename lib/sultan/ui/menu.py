@@ -1,10 +1,10 @@
 """The menu: its items, their labels in the language in use, and what choosing one does.
 
 The controller imports it when the menu is first wanted (``Controller.open(MENU)``: SELECT,
-or a caller choosing an item) and keeps it as ``Controller.menu``: it is opened often.  Items are numbers (M_*); a menu
-shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound and light switches
-only where the board has them.  Labels come from ``sultan.ui.words.menu_items()``.  The
-screen draws the menu with ``Menu.show``.
+or a caller choosing an item) and keeps it as ``Controller.menu``: it is opened often.  Items
+are numbers (M_*); a menu shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound
+and light switches only where the board has them.  Labels come from
+``sultan.ui.words.menu_items()``.  The screen draws the menu with ``Menu.show``.
 """
 
 from sultan import const, forget
