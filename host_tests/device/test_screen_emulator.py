@@ -49,8 +49,9 @@ class Plan:
         DOWN wrap) and press A."""
         c = self.ctrl
         self.press("SELECT")
-        down = (c.menu_at(item) - c.menu_index) % len(c.items)
-        self.press(*(["DOWN"] * down if 2 * down <= len(c.items) else ["UP"] * (len(c.items) - down)))
+        n = len(c.menu.items)
+        down = (c.menu.at(item) - c.menu.index) % n
+        self.press(*(["DOWN"] * down if 2 * down <= n else ["UP"] * (n - down)))
         return self.press("A")
 
     def keys(self):

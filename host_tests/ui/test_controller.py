@@ -5,7 +5,7 @@ from sultan.rules import engine
 from sultan.ui import keys, words
 from sultan.ui.controller import Controller, move
 from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN_PLACE, TALON
-from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES
+from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES, Menu
 from sultan.ui.modes import DEAL, MENU, OVER, PLAY, RULES_PAGE
 from sultan_host.paths import HOST, LIB
 from sultan_host.scripted import route
@@ -22,11 +22,12 @@ def press_all(ctrl, script):
 
 def menu_keys(ctrl, item, up=False):
     """Keys that open the menu (it opens where it was left) and choose ``item`` (an M_* number) by
-    its place in ``ctrl.items``, walking down (or ``up``, wrapping round the top)."""
-    n = len(ctrl.items)
-    at = ctrl.menu_at(item)
+    its place in ``ctrl.menu.items``, walking down (or ``up``, wrapping round the top)."""
+    m = ctrl.menu or Menu(ctrl.has_sound)  # (a menu never opened opens as a new one)
+    n = len(m.items)
+    at = m.at(item)
     assert at >= 0, words.menu_items()[item]
-    down = (at - ctrl.menu_index) % n
+    down = (at - m.index) % n
     walk = [keys.UP] * ((n - down) % n) if up else [keys.DOWN] * down
     return [keys.SELECT] + walk + [keys.A]
 
@@ -184,8 +185,8 @@ def test_menu_choose_deal_number():
     ctrl = Controller(engine.Game(deal=7))
     script = menu_keys(ctrl, M_CHOOSE)
     press_all(ctrl, script[:-1])
-    assert ctrl.mode == MENU and len(ctrl.items) == 13  # no sound items without a Sound
-    assert ctrl.menu_label(ctrl.menu_index) == "Choose deal number"
+    assert ctrl.mode == MENU and len(ctrl.menu.items) == 13  # no sound items without a Sound
+    assert ctrl.menu.label(ctrl, ctrl.menu.index) == "Choose deal number"
     press_all(ctrl, script[-1:])
     assert ctrl.mode == DEAL and ctrl.editor.number() == 7
     # 7 -> 12: the ones digit down five times, the tens digit up once.
@@ -296,16 +297,16 @@ def test_menu_wraps_both_ways_and_every_item_is_reachable():
 
     for sound in (False, True):
         ctrl = Controller(engine.Game(deal=7), sound=sound)
-        n = len(ctrl.items)
-        assert n == (15 if sound else 13) and set(ctrl.items) <= set(MENU_ORDER)
-        labels = set()
         ctrl.press(keys.SELECT)
+        n = len(ctrl.menu.items)
+        assert n == (15 if sound else 13) and set(ctrl.menu.items) <= set(MENU_ORDER)
+        labels = set()
         for _ in range(n):  # down through every line and round to the top again
-            labels.add(ctrl.menu_label(ctrl.menu_index))
+            labels.add(ctrl.menu.label(ctrl, ctrl.menu.index))
             ctrl.press(keys.DOWN)
-        assert ctrl.menu_index == 0 and len(labels) == n
+        assert ctrl.menu.index == 0 and len(labels) == n
         ctrl.press(keys.UP)
-        assert ctrl.menu_index == n - 1 and ctrl.menu_label(n - 1) == "Rules"
+        assert ctrl.menu.index == n - 1 and ctrl.menu.label(ctrl, n - 1) == "Rules"
         assert ("Sound: on" in labels) == sound and ("Lights: on" in labels) == sound
 
 
@@ -314,12 +315,14 @@ def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_nex
 
     g = engine.Game(deal=7)
     ctrl = Controller(g, rand_deal=lambda: 31)
-    assert ctrl.menu_label(ctrl.menu_at(M_RULESET)) == "Ruleset: seed"
+    ctrl.open(MENU)
+    assert ctrl.menu.label(ctrl, ctrl.menu.at(M_RULESET)) == "Ruleset: seed"
+    ctrl.open(PLAY)
     press_all(ctrl, menu_keys(ctrl, M_RULESET))
     # nothing played yet: the same deal, now under classic rules
     assert g.rules == engine.RULES_CLASSIC and g.deal == 7 and ctrl.rules == engine.RULES_CLASSIC
     assert snapshot(g) == snapshot(engine.Game(deal=7, rules=engine.RULES_CLASSIC))
-    assert ctrl.menu_label(ctrl.menu_at(M_RULESET)) == "Ruleset: classic"
+    assert ctrl.menu.label(ctrl, ctrl.menu.at(M_RULESET)) == "Ruleset: classic"
     ctrl.press(keys.START)
     press_all(ctrl, menu_keys(ctrl, M_RULESET))  # back to seed: this game stays classic ...
     assert g.rules == engine.RULES_CLASSIC and g.moves == 1 and ctrl.message == "next deal: seed rules"

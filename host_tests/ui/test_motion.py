@@ -139,7 +139,7 @@ def test_each_autoplay_step_is_seen_and_the_game_is_the_same():
         script.append(name)
 
     press("SELECT")
-    while ctrl.items[ctrl.menu_index] != M_AUTO:
+    while ctrl.menu.items[ctrl.menu.index] != M_AUTO:
         press("DOWN")
     press("A")  # autoplay on: plays what fits at once
     moves_before = ctrl.game.moves
@@ -172,9 +172,9 @@ def test_the_menu_switch_and_its_save_bit():
     ctrl = Controller(engine.Game(deal=7), settings=0)
     assert ctrl.motion_on and not ctrl.settings() & S_MOTION_OFF  # an old save's 0: motion on
     ctrl.press(keys.SELECT)
-    while ctrl.items[ctrl.menu_index] != M_MOTION:
+    while ctrl.menu.items[ctrl.menu.index] != M_MOTION:
         ctrl.press(keys.DOWN)
-    assert ctrl.menu_label(ctrl.menu_index) == "Motion: on"
+    assert ctrl.menu.label(ctrl, ctrl.menu.index) == "Motion: on"
     ctrl.press(keys.A)
     assert not ctrl.motion_on and ctrl.message == "motion off"
     bits = ctrl.settings()
@@ -333,7 +333,7 @@ def test_a_card_chosen_in_the_menu_travels_after_the_menu_has_gone(monkeypatch):
     assert engine.hint_kind(model.game.hint()) == engine.A_PLAY
     script = ["SELECT"]
     model.press(keys.SELECT)
-    while model.items[model.menu_index] != M_HINT:
+    while model.menu.items[model.menu.index] != M_HINT:
         model.press(keys.DOWN)
         script.append("DOWN")
     d, ctrl, lines = movie.record(deal, "320x240", " ".join(script + ["A"]), store=NoStore())

@@ -181,8 +181,10 @@ def test_cards_that_travel_fly_over_the_cards_and_the_counts_under_the_text(rig)
     assert board[screen.FLYING - 1] is s.talon_count.grid and board[screen.FLYING] is s.status.grid
     assert [board[p] for p in range(SULTAN_PLACE + 1)] == s.cards
     n = len(board)
-    f = s.flyer()
-    assert s.flyer() is f and len(board) == n + 1 and board[screen.FLYING] is f and f.hidden
+    from sultan.ui import motion
+
+    f = motion.flyer(s)
+    assert motion.flyer(s) is f and len(board) == n + 1 and board[screen.FLYING] is f and f.hidden
     faces = ((sprites.BACK_CARD, sprites.T_BACK), (sprites.SULTAN_CARD, sprites.T_SULTAN),
              (0, sprites.T_EMPTY))
     for card, first in faces:
@@ -190,7 +192,7 @@ def test_cards_that_travel_fly_over_the_cards_and_the_counts_under_the_text(rig)
         assert [f[i] for i in range(sprites.CARD_TILES)] == [first + i for i in range(sprites.CARD_TILES)]
     s.draw(f, rig.game.divan[0])
     assert [f[i] for i in range(sprites.CARD_TILES)] == [s.cards[0][i] for i in range(sprites.CARD_TILES)]
-    trail = s.sprite()
+    trail = motion.sprite(s)
     assert trail is not f and board[screen.FLYING] is trail and board[screen.FLYING + 1] is f
 
 
@@ -450,7 +452,7 @@ def test_menu_marker_moves_alone(rig):
         mask = changed_mask(before, after)
         assert mask.sum() > 0 and frame.crop(mask).sum() == mask.sum()  # all of it in the frame
         assert outside(frame.crop(mask), frame, [(x, y, GLYPH_W, h)]) == 0
-        assert rig.ctrl.menu_label(rig.ctrl.menu_index) in panel_text(rig.screen)[3]
+        assert rig.ctrl.menu.label(rig.ctrl, rig.ctrl.menu.index) in panel_text(rig.screen)[3]
 
 
 def test_opening_and_closing_the_menu_redraws_only_the_panel(rig):
@@ -543,16 +545,16 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
         rig = Rig(size, deal=7)
         rig.ctrl = Controller(rig.game, sound=sound)  # the badge's menu has the sound switches
         rows = rig.layout.menu_lines
-        n = len(rig.ctrl.items)
-        assert n > rows  # it must scroll at both sizes
         rig.press("SELECT")
+        n = len(rig.ctrl.menu.items)
+        assert n > rows  # it must scroll at both sizes
         for step in range(2 * n + 1):
-            i = rig.ctrl.menu_index
+            i = rig.ctrl.menu.index
             text = panel_text(rig.screen)
             top = rig.ctrl.menu.top
             assert len(text) == rows and top <= i < top + rows
             # the marker's line shows the item the cursor is on, and the ">" is drawn beside it
-            assert text[i - top].strip().rstrip("^v").strip() == rig.ctrl.menu_label(i)
+            assert text[i - top].strip().rstrip("^v").strip() == rig.ctrl.menu.label(rig.ctrl, i)
             x, y, w, h = panel_rect(rig)
             box = ring_pixels(rig.frame, rig.frame.crop(rig.fb()), CURSOR, (x, y, w, h))
             y = y + GLYPH_H * (i - top)
@@ -561,7 +563,7 @@ def test_the_menu_scrolls_and_its_cursor_never_dead_ends(size):
             assert text[rows - 1].endswith("v") == (top + rows < n)
             assert len({len(line) for line in text}) == 1  # one width for every line
             rig.press("DOWN" if step < n else "UP")
-        assert rig.ctrl.menu_index == n - 1  # n downs wrapped to the top, then up wrapped round
+        assert rig.ctrl.menu.index == n - 1  # n downs wrapped to the top, then up wrapped round
 
 
 def test_winnable_deal_has_a_star_and_classic_says_so(rig):

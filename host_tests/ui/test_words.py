@@ -197,13 +197,14 @@ def test_the_longest_string_of_each_kind_fits(lang):
             assert len(s) <= MESSAGE_COLS and "#%d" % BIG in s and "999" in s, s
     # menu labels, with the longest state after them
     ctrl = Controller(engine.Game(deal=7), sound=True, settings=S_RUSSIAN if lang == words.RU else 0)
+    ctrl.open(MENU)
     labels = []
-    for i in range(len(ctrl.items)):
+    for i in range(len(ctrl.menu.items)):
         for flip in (False, True):
             ctrl.autoplay = ctrl.sound_on = ctrl.lights_on = flip
             for rules in range(len(engine.RULES_NAMES)):
                 ctrl.rules = rules
-                labels.append(ctrl.menu_label(i))
+                labels.append(ctrl.menu.label(ctrl, i))
     assert len(max(labels, key=len)) <= LABEL_COLS, max(labels, key=len)
     # the pages at their fullest
     from sultan.saves.stats import Stats
@@ -236,8 +237,8 @@ def test_the_menu_switches_the_language_and_every_word_follows():
         ctrl.press(k)
     assert ctrl.lang == words.RU == words.LANG and ctrl.message == "язык: русский"
     assert ctrl.settings() == S_RUSSIAN and ctrl.mode != MENU
-    assert ctrl.menu_label(ctrl.menu_at(menu.M_SOUND)) == "Звук: вкл"
-    assert ctrl.menu_label(ctrl.menu_at(menu.M_LANGUAGE)) == "Language / Язык"  # the same in both
+    assert ctrl.menu.label(ctrl, ctrl.menu.at(menu.M_SOUND)) == "Звук: вкл"
+    assert ctrl.menu.label(ctrl, ctrl.menu.at(menu.M_LANGUAGE)) == "Language / Язык"  # the same in both
     assert words.HELP[MENU] == "A: выбрать  B: закрыть"
     assert words.status_text(g, MESSAGE_COLS) == "#7 круг 1/3 0/95 промах 0"
     ctrl.press(keys.B)
@@ -322,7 +323,7 @@ def press(*ks):
 
 def choose(item):
     press(keys.SELECT)
-    while ctrl.items[ctrl.menu_index] != item:
+    while ctrl.menu.items[ctrl.menu.index] != item:
         press(keys.DOWN)
     press(keys.A)
 

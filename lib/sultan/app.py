@@ -114,7 +114,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 pending, cascade = motion.play(screen, display, ctrl, moves, events, sound, console)
         screen.update(ctrl)
         if cascade:
-            screen.hide_panel()  # the won panel waits for the end of the cascade
+            screen.show_panel(ctrl, False)  # the won panel waits for the end of the cascade
         display.refresh()
         # said once the key's answer is on the screen, before the saves (a decided game's record takes
         # the Pico's NVM 51 ms to write: the player sees the panel first)

@@ -52,8 +52,8 @@ class Menu:
         """SELECT, the marker to ``item`` the short way, A."""
         c = self.ctrl
         words = self.press("SELECT")
-        n = len(c.items)
-        down = (c.menu_at(item) - c.menu_index) % n
+        n = len(c.menu.items)
+        down = (c.menu.at(item) - c.menu.index) % n
         words += self.press(*(["DOWN"] * down if down <= n - down else ["UP"] * (n - down)))
         return words + self.press("A")
 

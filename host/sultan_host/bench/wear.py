@@ -73,8 +73,8 @@ def plan(games, human, seed=1):
 
     def choose(item):
         press("SELECT")
-        n = len(ctrl.items)
-        down = (ctrl.menu_at(item) - ctrl.menu_index) % n
+        n = len(ctrl.menu.items)
+        down = (ctrl.menu.at(item) - ctrl.menu.index) % n
         for name in (["DOWN"] * down if down <= n - down else ["UP"] * (n - down)):
             press(name)
         press("A")

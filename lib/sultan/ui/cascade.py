@@ -28,7 +28,9 @@ _KING = const(13)
 class Cascade:
     """The trail, the card in the air and what is left on each pile."""
 
-    def __init__(self, screen, g):
+    def __init__(self, screen, g, sprite):
+        """The cascade of the won game ``g`` on ``screen``; ``sprite(screen)`` makes a card TileGrid
+        (``sultan.ui.motion.sprite``)."""
         self.screen = screen
         self.g = g
         lay = screen.layout
@@ -37,7 +39,7 @@ class Cascade:
         self.seed = g.deal or 1
         self.trail = []
         for _ in range(TRAIL):  # over the cards and the counts, under the text and the rings
-            self.trail.append(screen.sprite())
+            self.trail.append(sprite(screen))
         self.next = 0  # the trail's oldest copy: the next to move
         self.ranks = bytearray(FOUNDATIONS)  # each pile's cards still on it (its top card's rank)
         self.pile = -1

@@ -110,44 +110,27 @@ class Controller(Actions):
         self.lang = lang
 
     # ---------------------------------------------------------------- menu
-    def _menu(self):
-        m = self.menu
-        if m is None:
-            from sultan.ui.menu import Menu
-
-            m = self.menu = Menu(self.has_sound)
-        return m
-
-    @property
-    def items(self):
-        """The menu's items (``sultan.ui.menu`` M_* numbers), top to bottom."""
-        return self._menu().items
-
-    @property
-    def menu_index(self):
-        """The menu's marked line."""
-        return self._menu().index
-
-    def menu_label(self, i):
-        """The text of line ``i`` of the menu."""
-        return self._menu().label(self, i)
-
-    def menu_at(self, item):
-        """Where menu item ``item`` (an M_* number) is in ``items``; -1 if not there."""
-        return self._menu().at(item)
-
     def choose(self, item):
         """Do menu item ``item`` (a ``sultan.ui.menu`` M_* number)."""
+        self.open(MENU)  # (the menu made, if a caller chooses before it was ever up)
         self.mode = PLAY
-        self._menu().choose(self, item)
+        self.menu.choose(self, item)
         if self.mode == PLAY:
             self.check_over()
 
     def open(self, mode, editor=None):
         """Put up the menu, a page (``mode``: ``sultan.ui.modes``) or the digit editor ``editor``
-        (DEAL).  The menu is made the first time (``menu``: the screen draws it)."""
-        if mode == MENU:
-            self._menu()
+        (DEAL); PLAY closes them: back to the table, or to the won/lost panel (``press`` lets the
+        editor go).  The menu is made the first time (``menu``: the screen draws it).  One method
+        for opening and closing: a method's code is heap on the board."""
+        if mode == PLAY:
+            self.mode = PLAY
+            self.check_over()
+            return
+        if mode == MENU and self.menu is None:
+            from sultan.ui.menu import Menu
+
+            self.menu = Menu(self.has_sound)
         self.mode = mode
         self.editor = editor
 
@@ -164,13 +147,13 @@ class Controller(Actions):
             self.message = ""
             self._press_play(key)
         elif mode == MENU:
-            self._menu().press(self, key)
+            self.menu.press(self, key)  # (made by ``open``)
         elif mode == DEAL:
             self.editor.press(self, key)
         elif mode == OVER:
             self._press_over(key)
         else:  # a page: any key goes back
-            self.back()
+            self.open(PLAY)
         if self.mode != DEAL and self.editor is not None:
             self.editor = None
             forget("sultan.ui.deal_editor")
@@ -178,11 +161,6 @@ class Controller(Actions):
         if now != was and was == engine.PLAYING and g.deal == deal and g.moves:
             self.event = "win" if now == engine.WON else "lose"
         return True
-
-    def back(self):
-        """Close the menu, editor or page: back to the table, or to the won/lost panel."""
-        self.mode = PLAY
-        self.check_over()
 
     def _press_play(self, key):
         if key in _STEP:

@@ -9,6 +9,7 @@ SELECT cancel.  Its panel text is ``sultan.ui.pages.deal_lines``.
 from sultan import const
 from sultan.ui import keys
 from sultan.ui.lines import TEXT_DEAL_RANGE
+from sultan.ui.modes import PLAY
 
 DIGITS = const(9)
 
@@ -43,7 +44,7 @@ class DealEditor:
         elif key == keys.RIGHT:
             self.pos = (p + 1) % DIGITS
         elif key == keys.B or key == keys.SELECT:
-            ctrl.back()
+            ctrl.open(PLAY)
         elif key == keys.A or key == keys.START:
             n = self.number()
             if n < 1:

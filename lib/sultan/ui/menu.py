@@ -1,10 +1,10 @@
 """The menu: its items, their labels in the language in use, and what choosing one does.
 
-The controller imports it when the menu is first wanted (SELECT, or a caller asking for
-``Controller.items``) and keeps it: it is opened often.  Items are numbers (M_*); a menu
-shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound and light switches
-only where the board has them.  Labels come from ``sultan.ui.words.menu_items()``.  The
-screen draws the menu with ``Menu.show``.
+The controller imports it when the menu is first wanted (``Controller.open(MENU)``: SELECT,
+or a caller choosing an item) and keeps it as ``Controller.menu``: it is opened often.  Items
+are numbers (M_*); a menu shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound
+and light switches only where the board has them.  Labels come from
+``sultan.ui.words.menu_items()``.  The screen draws the menu with ``Menu.show``.
 """
 
 from sultan import const, forget
@@ -34,7 +34,7 @@ from sultan.ui.lines import (
     MENU_TEXT_SOUND_OFF,
     MENU_TEXT_SOUND_ON,
 )
-from sultan.ui.modes import DEAL, RULES_PAGE, STATS_PAGE
+from sultan.ui.modes import DEAL, PLAY, RULES_PAGE, STATS_PAGE
 from sultan.ui.switches import S_LIGHTS_OFF, S_MOTION_OFF, S_RULES, S_RULES_SHIFT, S_SOUND_OFF
 
 MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
@@ -131,7 +131,7 @@ class Menu:
         elif key == keys.UP:
             self.index = (self.index - 1) % n
         elif key == keys.B or key == keys.SELECT:
-            ctrl.back()
+            ctrl.open(PLAY)
         elif key == keys.A:
             ctrl.choose(self.items[self.index])
 

@@ -25,9 +25,10 @@ import time
 
 from sultan import const, forget
 from sultan.rules import KIND, engine
-from sultan.ui.layout import F0, NONE, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.layout import F0, NONE, PARK, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import PLAY
-from sultan.ui.sprites import BACK_CARD, SULTAN_CARD
+from sultan.ui.screen import FLYING
+from sultan.ui.sprites import BACK_CARD, CARD_COLS, CARD_ROWS, SULTAN_CARD, T_EMPTY, TILE_H, TILE_W
 from sultan.ui.widgets import place
 
 SLIDE_MS = const(100)  # a played card's journey (the issue's goal: <= ~120 ms)
@@ -38,6 +39,7 @@ _FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
 # The layout's nine cards in the order they are dealt, then the divan's six.
 DEAL_ORDER = (F0, F0 + 1, F0 + 2, F0 + 3, SULTAN_PLACE, F0 + 4, F0 + 5, F0 + 6, F0 + 7, 0, 1, 2, 3, 4, 5)
 
+_flyer = None  # (the Screen, its flyer): see ``flyer``
 clock = None  # a function giving milliseconds (the host's GIF tool sets a frame clock); None: time's
 
 
@@ -143,7 +145,7 @@ class Animation:
         x1, y1 = lay.place_xy(dst)
         if ms <= 0:
             return
-        f = self.screen.flyer()
+        f = flyer(self.screen)
         self.screen.draw(f, card)
         start = now_ms()
         t = 0
@@ -256,7 +258,7 @@ class Animation:
         if c is None:
             from sultan.ui.cascade import Cascade
 
-            c = self.cascade = Cascade(self.screen, g)
+            c = self.cascade = Cascade(self.screen, g, sprite)
             self.kind = "cascade"
             self.frames = 0
             self.start = now_ms()
@@ -278,7 +280,7 @@ class Animation:
         """The animation of what the last key did to ``ctrl`` (see the module's ``play``)."""
         screen = self.screen
         g = ctrl.game
-        menu = screen.hide_panel()  # a menu's choice: the table is seen while the cards travel
+        menu = screen.show_panel(ctrl, False)  # a menu's choice: the table is seen while the cards travel
         screen.show_rings(ctrl)
         if ctrl.event == "deal":
             if ctrl.mode == PLAY:
@@ -293,6 +295,28 @@ class Animation:
         if self.frames:
             console(self.line())
         self.busy = ctrl.event == "win" and self.pending is None
+
+
+def sprite(screen):
+    """A new card TileGrid on ``screen``'s board at ``FLYING``, hidden off the screen (for cards
+    that travel: the flyer, the won game's cascade, which takes its own off the board at its end).
+    Here, not a Screen method: that would be heap at READY."""
+    import displayio  # never before the first animation
+
+    tg = displayio.TileGrid(screen.sheet, pixel_shader=screen.palette, width=CARD_COLS, height=CARD_ROWS,
+                            tile_width=TILE_W, tile_height=TILE_H, default_tile=T_EMPTY, x=PARK, y=0)
+    tg.hidden = True  # off the screen until first shown
+    screen.board.insert(FLYING, tg)
+    return tg
+
+
+def flyer(screen):
+    """The sprite a played card slides on over ``screen``'s board: made at the first slide, then
+    kept (here: on the Screen its method would be heap at READY)."""
+    global _flyer
+    if _flyer is None or _flyer[0] is not screen:
+        _flyer = (screen, sprite(screen))
+    return _flyer[1]
 
 
 def show_cards(screen, g, a, b):

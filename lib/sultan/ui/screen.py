@@ -26,9 +26,9 @@ from sultan.rules import engine
 from sultan.rules.cards import STOCK_SIZE
 from sultan.rules.table import FOUNDATIONS
 from sultan.ui import sprites, words
-from sultan.ui.layout import F0, GLYPH_W, NONE, PARK, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
-from sultan.ui.sprites import BACK_CARD, CARD_COLS, CARD_ROWS, CARD_TILES
+from sultan.ui.sprites import BACK_CARD, CARD_TILES
 from sultan.ui.widgets import place
 
 CHIPS = const(2)  # at most two cards in a message (sultan.ui.build makes them)
@@ -62,7 +62,6 @@ class Screen:
         self.rings = rings  # sultan.ui.widgets.Ring: hint, hint, selection, cursor
         self.panel = panel  # sultan.ui.widgets.Panel
         self._tiles = bytearray(CARD_TILES)
-        self._flyer = None  # the sprite sultan.ui.motion slides (made at its first slide)
         self.fresh = True  # the key help is on show until the first key
         self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (see sprites.face_tiles)
         for p in range(SULTAN_PLACE + 1):
@@ -84,7 +83,7 @@ class Screen:
         if not text:
             text = words.keys_help() if self.fresh and ctrl.mode == PLAY else words.HELP[ctrl.mode]
         self._show_message(text, ctrl.message_cards)
-        self._show_panel(ctrl)
+        self.show_panel(ctrl)
         self.fresh = False
 
     def _show_cards(self, g):
@@ -101,37 +100,11 @@ class Screen:
             self.draw(self.cards[p], card)
 
     def draw(self, tg, card):
-        """Card TileGrid ``tg`` (a place's, or a ``sprite``) shows card byte ``card``."""
+        """Card TileGrid ``tg`` (a place's, or a ``sultan.ui.motion.sprite``) shows card byte ``card``."""
         t = sprites.face_tiles(card, self._tiles)
         for i in range(CARD_TILES):  # only the tiles that differ: a card on its own suit's pile
             if tg[i] != t[i]:  # changes the rank's tile alone, a sixth of the card
                 tg[i] = t[i]
-
-    def sprite(self):
-        """A new card TileGrid on the board at ``FLYING``, hidden off the screen (for cards that
-        travel: ``flyer``, the won game's cascade, which takes its own off ``board`` at its end)."""
-        import displayio  # never before the first animation
-
-        tg = displayio.TileGrid(self.sheet, pixel_shader=self.palette, width=CARD_COLS, height=CARD_ROWS,
-                                tile_width=sprites.TILE_W, tile_height=sprites.TILE_H,
-                                default_tile=sprites.T_EMPTY, x=PARK, y=0)
-        tg.hidden = True  # off the screen until first shown (see the module)
-        self.board.insert(FLYING, tg)
-        return tg
-
-    def flyer(self):
-        """The sprite a played card slides on (``sultan.ui.motion``): made once, then kept."""
-        f = self._flyer
-        if f is None:
-            f = self._flyer = self.sprite()
-        return f
-
-    def hide_panel(self):
-        """Take the panel away until the next ``update`` (the table seen while cards travel, the won
-        panel held back by the cascade); True if it was up."""
-        up = self.panel.x is not None
-        self.panel.show(())
-        return up
 
     def show_counts(self, g):
         """The stock's count on its back (once empty: "R1"/"R2" while a redeal is left) and the
@@ -204,13 +177,17 @@ class Screen:
         x, y = self.layout.message_xy
         place(tg, (x + GLYPH_W * col + 1, y), state is not None)
 
-    def _show_panel(self, ctrl):
-        """Menu, digit editor, Rules and Statistics pages, won/lost: the panel's lines."""
-        mode = ctrl.mode
+    def show_panel(self, ctrl, up=True):
+        """Menu, digit editor, Rules and Statistics pages, won/lost: the panel's lines; with ``up``
+        False none, until the next ``update`` (the table seen while cards travel, the won panel
+        held back by the cascade).  True if a panel was up before (one method for both: a
+        method's code is heap on the board)."""
+        was = self.panel.x is not None
+        mode = ctrl.mode if up else PLAY
         g = ctrl.game
         if mode == MENU:
             ctrl.menu.show(self.panel, ctrl)
-            return
+            return was
         lines = ()
         if mode != PLAY:
             from sultan.ui import pages  # at the first page shown (see there)
@@ -225,3 +202,4 @@ class Screen:
             else:
                 lines = pages.over_lines(g)
         self.panel.show(lines)
+        return was

@@ -92,10 +92,11 @@ class Model:
 
     def menu_to(self, item):
         """Keys that move the open menu's marker to ``item`` (an M_* number), the short way."""
-        items = self.ctrl.items
+        menu = self.ctrl.menu or Mn.Menu(self.ctrl.has_sound)  # (never opened yet: opens as a new one)
+        items = menu.items
         n = len(items)
         i = items.index(item)
-        down = (i - self.ctrl.menu_index) % n
+        down = (i - menu.index) % n
         return ["DOWN"] * down if down <= n - down else ["UP"] * (n - down)
 
 
