@@ -32,7 +32,7 @@ from sultan.ui import build, keys, pages, screen, sprites, textgrid, words
 from sultan.ui.build import CURSOR, HINT, MESSAGE, SELECTED, TEXT
 from sultan.ui.layout import CARD_H, CARD_W, F0, GLYPH_H, GLYPH_W, SULTAN_PLACE, TALON, TEXT_H
 from sultan.ui.menu import M_CHOOSE, M_HINT, M_RULES
-from sultan.ui.modes import OVER, RULES_PAGE, STATS_PAGE
+from sultan.ui.modes import OVER, PLAY, RULES_PAGE, STATS_PAGE
 from sultan_host.desktop import font, sheets
 from sultan_host.scripted import route
 from test_controller import menu_keys, script_for
@@ -169,8 +169,8 @@ def test_fresh_deal(rig):
         # The status line, drawn with our glyphs; the key help in the message line.
         felt = sprites.COLORS[sprites.FELT]
         assert text_errors(rig, fb, lay.status_xy, words.status_text(g, lay.text_cols), TEXT, felt) == []
-        assert rig.screen.message.text == words.keys_help()
-        assert text_errors(rig, fb, lay.message_xy, words.keys_help(), MESSAGE, felt) == []
+        assert rig.screen.message.text == words.HELP[PLAY] != ""
+        assert text_errors(rig, fb, lay.message_xy, words.HELP[PLAY], MESSAGE, felt) == []
 
 
 def test_cards_that_travel_fly_over_the_cards_and_the_counts_under_the_text(rig):
@@ -218,12 +218,18 @@ def test_the_divan_stands_on_trays(rig):
     assert (rig.region(fb, (px, py, 3 * pitch(lay.col_x), 3 * pitch(lay.row_y))) == tray).sum() == 0
 
 
-def test_key_help_until_the_first_key(rig):
-    assert rig.screen.message.text == words.keys_help()
-    rig.press("RIGHT")
-    assert rig.screen.message.text == ""
-    rig.press("LEFT")
-    assert rig.screen.message.text == ""
+def test_key_help_stays_whenever_no_message_stands(rig):
+    help_ = words.HELP[PLAY]
+    assert rig.screen.message.text == help_ and len(help_) <= rig.layout.text_cols
+    felt = sprites.COLORS[sprites.FELT]
+    for key in ("RIGHT", "LEFT", "START", "START", "START", "START", "DOWN", "UP"):
+        rig.press(key)  # moves and a few turns
+        assert rig.ctrl.message == "" and rig.screen.message.text == help_, key
+    rig.press("B")  # a message stands for a key ...
+    assert rig.ctrl.message != "" and rig.screen.message.text == rig.ctrl.message != help_
+    rig.press("RIGHT")  # ... then the help is back, drawn
+    assert rig.screen.message.text == help_
+    assert text_errors(rig, rig.fb(), rig.layout.message_xy, help_, MESSAGE, felt) == []
 
 
 def test_a_pages_help_keeps_the_menus_b_close_in_its_cells(rig):
@@ -454,10 +460,13 @@ def test_empty_stock_shows_redeals_left(rig):
     rig.ctrl.cursor = 7
     rig.redraw()
     with shot(rig, "stock-empty"):
-        assert rig.screen.stock_count.text == "R2"
+        # "↻2": the stock turns twice more (a glyph both languages share)
+        assert rig.screen.stock_count.text == words.redeals_left(2) == "\u21bb2"
+        back = sprites.COLORS[sprites.BACK]
+        assert text_errors(rig, rig.fb(), rig.layout.stock_count_xy, "\u21bb2", TEXT, back) == []
         x, y, w, h = rig.card_rect(7)
         stock = rig.region(rig.fb(), (x, y, w, h))
-        # The empty place's outline, with the small blue "R2" box in it.
+        # The empty place's outline, with the small blue box of the mark in it.
         assert rig.virtual(rig.fb(), x, y + 3) == color(sprites.SLOT)
         assert 0 < (stock == color(sprites.BACK)).sum() < stock.size // 4
     rig.press("A")  # redeal

@@ -63,7 +63,6 @@ class Screen:
         self.panel = panel  # sultan.ui.widgets.Panel
         self._tiles = bytearray(CARD_TILES)
         self._flyer = None  # the sprite sultan.ui.motion slides (made at its first slide)
-        self.fresh = True  # the key help is on show until the first key
         self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (see sprites.face_tiles)
         for p in range(SULTAN_PLACE + 1):
             self.shown[p] = _UNKNOWN
@@ -82,10 +81,9 @@ class Screen:
         place(self.star, self.layout.status_xy, ctrl.winnable)
         text = ctrl.message
         if not text:
-            text = words.keys_help() if self.fresh and ctrl.mode == PLAY else words.HELP[ctrl.mode]
+            text = words.HELP[ctrl.mode]  # the key help whenever no message stands
         self._show_message(text, ctrl.message_cards)
         self._show_panel(ctrl)
-        self.fresh = False
 
     def _show_cards(self, g):
         for p in range(TALON + 1):
@@ -134,7 +132,7 @@ class Screen:
         return up
 
     def show_counts(self, g):
-        """The stock's count on its back (once empty: "R1"/"R2" while a redeal is left) and the
+        """The stock's count on its back (once empty: "↻2"/"↻1" while a redeal is left) and the
         talon's under it."""
         left = 0
         if not g.stock_count and g.placed < STOCK_SIZE and (g.refill or g.talon_count):
