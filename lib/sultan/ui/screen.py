@@ -217,9 +217,9 @@ class Screen:
                 ed = ctrl.editor
                 lines = pages.deal_lines("".join(str(d) for d in ed.digits), ed.pos)
             elif mode == RULES_PAGE:
-                lines = pages.rules_lines(g.rules)
+                lines = ctrl.page_view(pages.rules_lines(g.rules), len(self.panel.lines))
             elif mode == STATS_PAGE:
-                lines = pages.stats_lines(ctrl.stats, g.rules)
+                lines = ctrl.page_view(pages.stats_lines(ctrl.stats, g.rules), len(self.panel.lines))
             else:
                 lines = pages.over_lines(g)
         self.panel.show(lines)
