@@ -40,11 +40,14 @@ class FakeMcu:
 
     def advance(self, ns):
         end = self.t + ns
-        for event in sorted(self.events, key=lambda e: e[0]):
-            if event[0] <= end and event[1] is not None:
-                self.t = max(self.t, event[0])
-                fn, event[1] = event[1], None
-                fn()
+        while True:  # events an event schedules run too, in time order
+            due = [e for e in self.events if e[1] is not None and e[0] <= end]
+            if not due:
+                break
+            event = min(due, key=lambda e: e[0])
+            self.t = max(self.t, event[0])
+            fn, event[1] = event[1], None
+            fn()
         self.t = end
 
     def set_pending(self, irqn):

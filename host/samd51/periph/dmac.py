@@ -53,6 +53,7 @@ BTCTRL_DSTINC = 1 << 11
 BTCTRL_STEPSEL_SRC = 1 << 12
 BLOCKACT_INT, BLOCKACT_SUSPEND, BLOCKACT_BOTH = 1, 2, 3
 CHANNELS = 32
+FETCH_NS = 100  # ENABLE to the first descriptor fetched (a few AHB clocks)
 
 
 class Channel:
@@ -73,6 +74,7 @@ class Channel:
         self.beats_left = 0
         self.src = self.dst = 0
         self.suspended = False
+        self.starting = None  # the scheduled descriptor fetch after ENABLE
 
     @property
     def enabled(self):
@@ -193,16 +195,25 @@ class Dmac(Peripheral):
         """After a write to a channel: software reset, enable (fetch the first descriptor), disable."""
         if c.ctrla & CHCTRLA_SWRST:
             c.reset()
-        elif c.enabled and c.desc is None and c.beats_left == 0:
-            self.fetch(c, self.baseaddr + 16 * c.n)
-            if c.desc is not None:
-                self.pending_action(c)
-        elif not c.enabled and c.desc is not None:
+        elif c.enabled and c.desc is None and c.starting is None:
+            # the descriptor fetch takes a few clocks: the driver clears CHINTFLAG right after ENABLE
+            # (dma_enable_channel), before the channel can have finished anything
+            c.starting = self.mcu.at(FETCH_NS, lambda: self.begin(c))
+        elif not c.enabled and (c.desc is not None or c.starting is not None):
+            self.mcu.cancel(c.starting)
+            c.starting = None
             self.write_back(c)
             c.desc = None
             c.beats_left = 0
             c.status &= ~(CHSTATUS_BUSY | CHSTATUS_PEND)
         self.irq_line(c)
+
+    def begin(self, c):
+        c.starting = None
+        if c.enabled and c.desc is None:
+            self.fetch(c, self.baseaddr + 16 * c.n)
+            if c.desc is not None:
+                self.pending_action(c)
 
     def mask(self, pred):
         return sum(1 << c.n for c in self.ch if pred(c))
