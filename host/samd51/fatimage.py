@@ -44,7 +44,8 @@ def write(folder, out, **kw):
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or not os.path.isdir(args[0]):
-        print("usage: python -m samd51.fatimage FOLDER OUT.bin  (FOLDER: an existing directory)", file=sys.stderr)
+        print("usage: python -m samd51.fatimage FOLDER OUT.bin  (FOLDER: an existing directory)",
+              file=sys.stderr)
         return 2
     try:
         n = write(args[0], args[1])

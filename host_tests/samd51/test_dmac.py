@@ -4,9 +4,8 @@ interrupts; set up as samd-peripherals' dma.c (shared_dma_transfer) and audio_dm
 import struct
 
 import pytest
-from test_nvmctrl import RAM, FakeMcu
-
 from samd51.periph import dmac as D
+from test_nvmctrl import RAM, FakeMcu
 
 DESC = RAM + 0x1000
 WRB = RAM + 0x1200

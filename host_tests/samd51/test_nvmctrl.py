@@ -7,10 +7,9 @@ for the memory, a clock the test moves by hand).
 import random
 
 import pytest
+from samd51.periph import nvmctrl as N
 from unicorn import UC_ARCH_ARM, UC_MODE_MCLASS, UC_MODE_THUMB, Uc
 from unicorn import arm_const as A
-
-from samd51.periph import nvmctrl as N
 
 RAM = 0x20000000
 

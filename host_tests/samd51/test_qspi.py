@@ -5,18 +5,18 @@ and the CIRCUITPY image (samd51.fatimage) read back through it."""
 import os
 
 import pytest
-from test_nvmctrl import FakeMcu
-
 from samd51 import fatimage
 from samd51.parts import spiflash as F
 from samd51.periph import qspi as Q
+from test_nvmctrl import FakeMcu
 
 SINGLE, QUAD_OUTPUT = 0, 2
 ADDRLEN_24 = 0
 
 
 def frame(width, tfrtype, data=False, addr=False, dummy=0):
-    return (width | Q.INSTRFRAME_INSTREN | (Q.INSTRFRAME_DATAEN if data else 0) | (Q.INSTRFRAME_ADDREN if addr else 0)
+    return (width | Q.INSTRFRAME_INSTREN | (Q.INSTRFRAME_DATAEN if data else 0)
+            | (Q.INSTRFRAME_ADDREN if addr else 0)
             | (tfrtype << 12) | (dummy << 16) | ADDRLEN_24)
 
 

@@ -4,7 +4,6 @@ datasheet's time, write enable, persistence across boots, power cuts part done."
 import random
 
 import pytest
-
 from samd51.parts import spiflash as F
 
 

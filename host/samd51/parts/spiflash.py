@@ -29,7 +29,8 @@ UNIQUE_ID = bytes(range(0x51, 0x61))  # any 128 bits: the board's serial number
 # Typical times, ns.  The GD25Q16 datasheet's features page (scribd.com/document/337238515/Gd25q16): page
 # program 0.7 ms, sector erase 50 ms, block erase 0.2 s (32 KB) / 0.28 s (64 KB), chip erase 10 s.  The
 # GD25Q16C's own table was not reachable here; its features page is believed to give 0.6 ms / 50 ms, so the
-# sector erase, which dominates CIRCUITPY writes, agrees.  tW (status write) is not in that excerpt: 5 ms assumed.
+# sector erase, which dominates CIRCUITPY writes, agrees.  tW (status write) is not in that excerpt: 5 ms
+# assumed.
 OP_NS = {
     "program": 700_000,
     "erase_4k": 50_000_000,
@@ -62,7 +63,98 @@ KNOWN = ADDRESSED + (WREN, WRDI, VWREN, RDSR1, RDSR2, WRSR1, WRSR2, CE1, CE2, RD
                      RSTEN, RST, CRMR)
 
 
-class SpiFlash:
+class FlashOps:
+    """The array's side: status, erase and program with their times, power cuts, the report."""
+
+    def status1(self):
+        self.settle()
+        return (self.sr[0] & 0xFC) | (SR1_WEL if self.wel else 0) | (SR1_WIP if self.busy else 0)
+
+    def need_wel(self):
+        if self.wel:
+            return True
+        self.count("ignored_no_write_enable")
+        return False
+
+    def write_status(self, cmd):
+        first = 0 if cmd == WRSR1 else 1
+        values = bytes(self.args[: 2 - first])
+        if not values:
+            self.count("ignored_bad_length")
+            return
+
+        def apply(progress, rng):
+            if progress >= 1:
+                self.sr[first: first + len(values)] = list(values)
+
+        if self.volatile:  # 50h then 01h: the volatile copy, no wait
+            apply(1, None)
+        elif self.need_wel():
+            self.start("write_status", first, len(values), apply)
+
+    def erase(self, op, addr, length):
+        def apply(progress, rng):
+            old = self.mem[addr: addr + length]
+            self.mem[addr: addr + length] = part_done(old, b"\xff" * length, progress, rng)
+
+        self.start(op, addr, length, apply)
+
+    def program(self, base, page, sent):
+        def apply(progress, rng):
+            old = self.mem[base: base + PAGE]
+            target = bytes(a & b for a, b in zip(old, page, strict=True))  # NOR: bits only go from 1 to 0
+            self.mem[base: base + PAGE] = part_done(old, target, progress, rng)
+
+        self.start("program", base, min(sent, PAGE), apply)
+
+    def start(self, op, addr, length, apply):
+        now = self.now()
+        end = now + int(OP_NS[op] * self.time_scale)
+        record = {"op": op, "addr": addr, "len": length, "start_ms": now / 1e6, "end_ms": end / 1e6}
+        if op != "write_status":
+            self.ops.append(record)
+        self.busy = {"op": op, "addr": addr, "start": now, "end": end, "apply": apply, "record": record}
+        self.settle()
+
+    def settle(self):
+        """End the operation in progress if its time has come."""
+        op = self.busy
+        if op and self.now() >= op["end"]:
+            self.busy = None
+            self.wel = False
+            op["apply"](1, None)
+
+    def interrupt(self, rng):
+        op = self.busy
+        self.busy = None
+        span = op["end"] - op["start"]
+        progress = min(1.0, max(0.0, (self.now() - op["start"]) / span)) if span > 0 else 1.0
+        op["apply"](progress, rng)
+        op["record"]["cut_ms"] = self.now() / 1e6
+        return op, progress
+
+    def soft_reset(self):
+        if self.busy:  # a reset ends an erase or program where it stands (half way: no rng to hand)
+            self.interrupt(random.Random(0))
+        self.power_on()
+
+    def power_cut(self, rng):
+        """Power lost now: an erase or program in progress is left part done (rng: random.Random, seeded)."""
+        self.settle()
+        cut = {"at_ms": self.now() / 1e6, "during": None, "addr": None, "progress": None}
+        if self.busy:
+            op, progress = self.interrupt(rng)
+            cut.update(during=op["op"], addr=op["addr"], progress=round(progress, 4))
+        self.cuts.append(cut)
+        self.power_on()
+        return cut
+
+    def report(self):
+        return {"part": "GD25Q16C", "size": self.size, "time_scale": self.time_scale, "counts": self.counts,
+                "unknown": self.unknown, "ops": self.ops, "cuts": self.cuts}
+
+
+class SpiFlash(FlashOps):
     """A GD25Q16C: ``select``, then ``send`` the opcode and address, ``read``/``write`` data, ``deselect``."""
 
     def __init__(self, data=None, size=SIZE, time_scale=1.0, qe=True):
@@ -216,7 +308,8 @@ class SpiFlash:
             self.reset_armed = False
         if cmd is None:
             return
-        simple = {WREN: ("wel", True), WRDI: ("wel", False), VWREN: ("volatile", True), DP: ("powered_down", True),
+        simple = {WREN: ("wel", True), WRDI: ("wel", False), VWREN: ("volatile", True),
+                  DP: ("powered_down", True),
                   RDI: ("powered_down", False), RSTEN: ("reset_armed", True)}
         if cmd in simple:
             setattr(self, *simple[cmd])
@@ -243,91 +336,3 @@ class SpiFlash:
                 self.program((self.addr % self.size) & ~(PAGE - 1), self.page, n - 4)
         if cmd != VWREN:
             self.volatile = False
-
-    # -- status and operations ------------------------------------------------------------------------------
-    def status1(self):
-        self.settle()
-        return (self.sr[0] & 0xFC) | (SR1_WEL if self.wel else 0) | (SR1_WIP if self.busy else 0)
-
-    def need_wel(self):
-        if self.wel:
-            return True
-        self.count("ignored_no_write_enable")
-        return False
-
-    def write_status(self, cmd):
-        first = 0 if cmd == WRSR1 else 1
-        values = bytes(self.args[: 2 - first])
-        if not values:
-            self.count("ignored_bad_length")
-            return
-
-        def apply(progress, rng):
-            if progress >= 1:
-                self.sr[first: first + len(values)] = list(values)
-
-        if self.volatile:  # 50h then 01h: the volatile copy, no wait
-            apply(1, None)
-        elif self.need_wel():
-            self.start("write_status", first, len(values), apply)
-
-    def erase(self, op, addr, length):
-        def apply(progress, rng):
-            old = self.mem[addr: addr + length]
-            self.mem[addr: addr + length] = part_done(old, b"\xff" * length, progress, rng)
-
-        self.start(op, addr, length, apply)
-
-    def program(self, base, page, sent):
-        def apply(progress, rng):
-            old = self.mem[base: base + PAGE]
-            target = bytes(a & b for a, b in zip(old, page))  # NOR: bits only go from 1 to 0
-            self.mem[base: base + PAGE] = part_done(old, target, progress, rng)
-
-        self.start("program", base, min(sent, PAGE), apply)
-
-    def start(self, op, addr, length, apply):
-        now = self.now()
-        end = now + int(OP_NS[op] * self.time_scale)
-        record = {"op": op, "addr": addr, "len": length, "start_ms": now / 1e6, "end_ms": end / 1e6}
-        if op != "write_status":
-            self.ops.append(record)
-        self.busy = {"op": op, "addr": addr, "start": now, "end": end, "apply": apply, "record": record}
-        self.settle()
-
-    def settle(self):
-        """End the operation in progress if its time has come."""
-        op = self.busy
-        if op and self.now() >= op["end"]:
-            self.busy = None
-            self.wel = False
-            op["apply"](1, None)
-
-    def interrupt(self, rng):
-        op = self.busy
-        self.busy = None
-        span = op["end"] - op["start"]
-        progress = min(1.0, max(0.0, (self.now() - op["start"]) / span)) if span > 0 else 1.0
-        op["apply"](progress, rng)
-        op["record"]["cut_ms"] = self.now() / 1e6
-        return op, progress
-
-    def soft_reset(self):
-        if self.busy:  # a reset ends an erase or program where it stands (half way: no rng to hand)
-            self.interrupt(random.Random(0))
-        self.power_on()
-
-    def power_cut(self, rng):
-        """Power lost now: an erase or program in progress is left part done (rng: random.Random, seeded)."""
-        self.settle()
-        cut = {"at_ms": self.now() / 1e6, "during": None, "addr": None, "progress": None}
-        if self.busy:
-            op, progress = self.interrupt(rng)
-            cut.update(during=op["op"], addr=op["addr"], progress=round(progress, 4))
-        self.cuts.append(cut)
-        self.power_on()
-        return cut
-
-    def report(self):
-        return {"part": "GD25Q16C", "size": self.size, "time_scale": self.time_scale, "counts": self.counts,
-                "unknown": self.unknown, "ops": self.ops, "cuts": self.cuts}

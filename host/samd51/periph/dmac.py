@@ -93,7 +93,99 @@ class Channel:
         return ((self.ctrla >> 24) & 0xF) + 1
 
 
-class Dmac(Peripheral):
+class Transfers:
+    """The moving part of the DMAC: trigger actions, beats, descriptor fetch, write-back, block ends."""
+
+    def action(self, c):
+        """One trigger's worth: a burst, a block or the whole transaction."""
+        beats = {TRIGACT_BURST: c.burstlen, TRIGACT_BLOCK: c.beats_left}.get(c.trigact, 1 << 30)
+        moved = 0
+        c.status = (c.status | CHSTATUS_BUSY) & ~CHSTATUS_PEND
+        self.moving = True
+        try:
+            while beats > 0 and c.desc is not None and not c.suspended:
+                n = min(beats, c.beats_left)
+                self.move(c, n)
+                moved += n
+                beats -= n
+                if c.beats_left == 0:
+                    self.block_done(c)
+                    if c.trigact == TRIGACT_BLOCK:
+                        break
+        finally:
+            self.moving = False
+        self.stats["beats"] += moved
+        return moved
+
+    def move(self, c, n):
+        btctrl = c.desc[0]
+        size = 1 << ((btctrl >> 8) & 3)
+        step = size << ((btctrl >> 13) & 7)
+        sstep = (step if btctrl & BTCTRL_STEPSEL_SRC else size) if btctrl & BTCTRL_SRCINC else 0
+        dstep = (size if btctrl & BTCTRL_STEPSEL_SRC else step) if btctrl & BTCTRL_DSTINC else 0
+        mem_read, mem_write = self.mcu.mem_read, self.mcu.mem_write
+        if sstep == size and dstep == size and n > 1:  # memory to memory: one copy
+            mem_write(c.dst, mem_read(c.src, n * size))
+        else:
+            for _ in range(n):
+                data = mem_read(c.src, size)
+                mem_write(c.dst, data)
+                c.src += sstep
+                c.dst += dstep
+            sstep = dstep = 0
+        c.src += sstep * n
+        c.dst += dstep * n
+        c.beats_left -= n
+
+    def fetch(self, c, addr):
+        """Load a descriptor into the channel (and its write-back copy); an invalid one is a fetch error."""
+        btctrl, btcnt, src, dst, nxt = struct.unpack("<HHIII", self.mcu.mem_read(addr, 16))
+        if not btctrl & BTCTRL_VALID:
+            c.desc = None
+            c.status |= CHSTATUS_FERR
+            c.intflag |= CHINTFLAG_TERR
+            c.ctrla &= ~CHCTRLA_ENABLE
+            self.irq_line(c)
+            return
+        c.desc = [btctrl, btcnt, src, dst, nxt]
+        c.beats_left = btcnt
+        step = (1 << ((btctrl >> 8) & 3))
+        big = step << ((btctrl >> 13) & 7)
+        sstep = (big if btctrl & BTCTRL_STEPSEL_SRC else step) if btctrl & BTCTRL_SRCINC else 0
+        dstep = (step if btctrl & BTCTRL_STEPSEL_SRC else big) if btctrl & BTCTRL_DSTINC else 0
+        c.src = src - sstep * btcnt  # the descriptor holds the end address of an incrementing side
+        c.dst = dst - dstep * btcnt
+        self.write_back(c)
+
+    def write_back(self, c):
+        if self.wrbaddr and c.desc is not None:
+            d = c.desc
+            copy = struct.pack("<HHIII", d[0], c.beats_left, d[2], d[3], d[4])
+            self.mcu.mem_write(self.wrbaddr + 16 * c.n, copy)
+
+    def block_done(self, c):
+        btctrl, nxt = c.desc[0], c.desc[4]
+        blockact = (btctrl >> 3) & 3
+        self.stats["blocks"] += 1
+        if btctrl & (3 << 1) and self.listeners:
+            for fn in self.listeners:
+                fn(c.n)
+        if blockact in (BLOCKACT_INT, BLOCKACT_BOTH) or nxt == 0:
+            c.intflag |= CHINTFLAG_TCMPL
+        if blockact in (BLOCKACT_SUSPEND, BLOCKACT_BOTH):
+            c.suspended = True
+            c.intflag |= CHINTFLAG_SUSP
+        self.write_back(c)
+        if nxt == 0:  # the transaction's last block: the channel disables itself
+            c.desc = None
+            c.ctrla &= ~CHCTRLA_ENABLE
+            c.status &= ~CHSTATUS_BUSY
+        else:
+            self.fetch(c, nxt)
+        self.irq_line(c)
+
+
+class Dmac(Transfers, Peripheral):
     NAME = "DMAC"
     BASE = 0x4100A000
     SIZE = 0x400
@@ -281,93 +373,6 @@ class Dmac(Peripheral):
         while self.queue and not self.moving:
             moved += self.trigger(self.queue.pop(0))
         return moved
-
-    def action(self, c):
-        """One trigger's worth: a burst, a block or the whole transaction."""
-        beats = {TRIGACT_BURST: c.burstlen, TRIGACT_BLOCK: c.beats_left}.get(c.trigact, 1 << 30)
-        moved = 0
-        c.status = (c.status | CHSTATUS_BUSY) & ~CHSTATUS_PEND
-        self.moving = True
-        try:
-            while beats > 0 and c.desc is not None and not c.suspended:
-                n = min(beats, c.beats_left)
-                self.move(c, n)
-                moved += n
-                beats -= n
-                if c.beats_left == 0:
-                    self.block_done(c)
-                    if c.trigact == TRIGACT_BLOCK:
-                        break
-        finally:
-            self.moving = False
-        self.stats["beats"] += moved
-        return moved
-
-    def move(self, c, n):
-        btctrl = c.desc[0]
-        size = 1 << ((btctrl >> 8) & 3)
-        step = size << ((btctrl >> 13) & 7)
-        sstep = (step if btctrl & BTCTRL_STEPSEL_SRC else size) if btctrl & BTCTRL_SRCINC else 0
-        dstep = (size if btctrl & BTCTRL_STEPSEL_SRC else step) if btctrl & BTCTRL_DSTINC else 0
-        mem_read, mem_write = self.mcu.mem_read, self.mcu.mem_write
-        if sstep == size and dstep == size and n > 1:  # memory to memory: one copy
-            mem_write(c.dst, mem_read(c.src, n * size))
-        else:
-            for _ in range(n):
-                data = mem_read(c.src, size)
-                mem_write(c.dst, data)
-                c.src += sstep
-                c.dst += dstep
-            sstep = dstep = 0
-        c.src += sstep * n
-        c.dst += dstep * n
-        c.beats_left -= n
-
-    def fetch(self, c, addr):
-        """Load a descriptor into the channel (and its write-back copy); an invalid one is a fetch error."""
-        btctrl, btcnt, src, dst, nxt = struct.unpack("<HHIII", self.mcu.mem_read(addr, 16))
-        if not btctrl & BTCTRL_VALID:
-            c.desc = None
-            c.status |= CHSTATUS_FERR
-            c.intflag |= CHINTFLAG_TERR
-            c.ctrla &= ~CHCTRLA_ENABLE
-            self.irq_line(c)
-            return
-        c.desc = [btctrl, btcnt, src, dst, nxt]
-        c.beats_left = btcnt
-        step = (1 << ((btctrl >> 8) & 3))
-        big = step << ((btctrl >> 13) & 7)
-        sstep = (big if btctrl & BTCTRL_STEPSEL_SRC else step) if btctrl & BTCTRL_SRCINC else 0
-        dstep = (step if btctrl & BTCTRL_STEPSEL_SRC else big) if btctrl & BTCTRL_DSTINC else 0
-        c.src = src - sstep * btcnt  # the descriptor holds the end address of an incrementing side
-        c.dst = dst - dstep * btcnt
-        self.write_back(c)
-
-    def write_back(self, c):
-        if self.wrbaddr and c.desc is not None:
-            d = c.desc
-            self.mcu.mem_write(self.wrbaddr + 16 * c.n, struct.pack("<HHIII", d[0], c.beats_left, d[2], d[3], d[4]))
-
-    def block_done(self, c):
-        btctrl, nxt = c.desc[0], c.desc[4]
-        blockact = (btctrl >> 3) & 3
-        self.stats["blocks"] += 1
-        if btctrl & (3 << 1) and self.listeners:
-            for fn in self.listeners:
-                fn(c.n)
-        if blockact in (BLOCKACT_INT, BLOCKACT_BOTH) or nxt == 0:
-            c.intflag |= CHINTFLAG_TCMPL
-        if blockact in (BLOCKACT_SUSPEND, BLOCKACT_BOTH):
-            c.suspended = True
-            c.intflag |= CHINTFLAG_SUSP
-        self.write_back(c)
-        if nxt == 0:  # the transaction's last block: the channel disables itself
-            c.desc = None
-            c.ctrla &= ~CHCTRLA_ENABLE
-            c.status &= ~CHSTATUS_BUSY
-        else:
-            self.fetch(c, nxt)
-        self.irq_line(c)
 
     def report(self):
         return dict(self.stats)

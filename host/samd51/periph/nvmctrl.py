@@ -2,9 +2,9 @@
 ``microcontroller.nvm`` (common-hal/nvm/ByteArray.c -> flash_write, which erases the 8 KB block and writes its
 16 pages back on every write).
 
-The internal flash is the core's Unicorn memory, mapped without write permission: a CPU store to a flash
-address reaches ``flash_store`` (the core's UC_HOOK_MEM_WRITE_PROT hook) and lands in the 512-byte page buffer,
-never in the array; it also sets ADDR, as the datasheet says AHB writes do.  CTRLB commands (key 0xA5 in
+The internal flash is the core's Unicorn memory; this model takes its write permission away, so a CPU store
+to a flash address reaches ``flash_store`` (a UC_HOOK_MEM_WRITE_PROT hook set here) and lands in the 512-byte
+page buffer, never in the array; it also sets ADDR, as the datasheet says AHB writes do.  CTRLB commands (key 0xA5 in
 CMDEX): EB erases the 8 KB block at ADDR, WP writes the page buffer into the page at ADDR (NOR: bits only go
 1 -> 0), WQW the buffer's 16-byte quad word at ADDR, PBC clears the buffer; CTRLA.WMODE's automatic modes
 write a double word, quad word or page when a store fills it.  STATUS.READY is 0 while a command runs and
@@ -109,7 +109,8 @@ class Nvmctrl(Peripheral):
                 INTENCLR: self.inten, INTENSET: self.inten, INTFLAG: self.intflag, STATUS: self.status,
                 ADDR: self.addr & 0xFFFF, ADDR + 2: self.addr >> 16, RUNLOCK: self.runlock & 0xFFFF,
                 RUNLOCK + 2: self.runlock >> 16, PBLDATA0: 0xFFFF, PBLDATA0 + 2: 0xFFFF, PBLDATA1: 0xFFFF,
-                PBLDATA1 + 2: 0xFFFF, ECCERR: 0, ECCERR + 2: 0, DBGCTRL: 0, SEECFG: 0, SEESTAT: 0, SEESTAT + 2: 0}
+                PBLDATA1 + 2: 0xFFFF, ECCERR: 0, ECCERR + 2: 0, DBGCTRL: 0, SEECFG: 0, SEESTAT: 0,
+                SEESTAT + 2: 0}
 
     def read(self, offset, size):
         self.settle()
@@ -224,7 +225,7 @@ class Nvmctrl(Peripheral):
             return
         old = self.array(base, length)
         off = base % PAGE
-        target = bytes(a & b for a, b in zip(old, self.buffer[off: off + length]))
+        target = bytes(a & b for a, b in zip(old, self.buffer[off: off + length], strict=True))
         if length == PAGE:  # the buffer is left erased after a page write (its LOAD bit clears)
             self.buffer[:] = b"\xff" * PAGE
             self.status &= ~STATUS_LOAD
@@ -242,7 +243,8 @@ class Nvmctrl(Peripheral):
         ns = int(OP_NS[op] * self.time_scale)
         record = {"op": op, "addr": base, "len": length, "start_ms": now / 1e6, "end_ms": (now + ns) / 1e6}
         self.ops.append(record)
-        self.busy = {"op": op, "addr": base, "target": target, "start": now, "end": now + ns, "record": record}
+        self.busy = {"op": op, "addr": base, "target": target, "start": now, "end": now + ns,
+                     "record": record}
         self.status &= ~STATUS_READY
         self.alarm = self.mcu.at(ns, self.on_alarm)
 

@@ -90,7 +90,8 @@ class Qspi(Peripheral):
         if word == INTFLAG:
             self.flags()
         if word == STATUS:
-            value = (STATUS_ENABLE if self.r[CTRLA] & CTRLA_ENABLE else 0) | (0 if self.selected else STATUS_CSSTATUS)
+            enabled = STATUS_ENABLE if self.r[CTRLA] & CTRLA_ENABLE else 0
+            value = enabled | (0 if self.selected else STATUS_CSSTATUS)  # CSSTATUS 1: chip select high
         elif word in (INTENSET, INTENCLR):
             value = self.inten
         elif word == CTRLA:
