@@ -155,3 +155,25 @@ def test_a_block_event_reaches_the_listeners(rig):
     enable(dmac, 1)
     dmac.write(D.SWTRIGCTRL, 4, 2)
     assert heard == [1]
+
+
+class InstantSpi(FakeSpi):
+    """A DATA register that asks for the next byte from inside the write itself."""
+
+    def write(self, offset, size, value):
+        self.sent.append(value & 0xFF)
+        self.mcu.dmac.trigger(TX1)
+
+
+def test_a_request_raised_inside_a_beat_is_served_by_the_same_loop_not_nested(rig):
+    mcu, dmac = rig
+    spi = InstantSpi(mcu)
+    mcu.mmio.append((SERCOM1, 0x400, spi))
+    n = 5000  # far past Python's recursion limit if each beat nested the next
+    mcu.mem_write(SRC, bytes(k & 0xFF for k in range(n)))
+    mcu.mem_write(DESC, descriptor(D.BTCTRL_VALID | D.BTCTRL_SRCINC, n, SRC + n, SERCOM1 + 0x28))
+    configure(dmac, 0, TX1)
+    enable(dmac, 0)
+    assert dmac.trigger(TX1) == n
+    assert bytes(spi.sent) == bytes(k & 0xFF for k in range(n))
+    assert flags(dmac, 0) & D.CHINTFLAG_TCMPL

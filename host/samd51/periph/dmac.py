@@ -96,24 +96,43 @@ class Channel:
 class Transfers:
     """The moving part of the DMAC: trigger actions, beats, descriptor fetch, write-back, block ends."""
 
+    def drain(self):
+        """Serve the queued requests (trigger numbers, or channels for a software trigger) in order.
+
+        A request that a beat's own register write raises is queued and served by this same loop, so a
+        paced transfer never nests a level a beat.
+        """
+        if self.moving:
+            return 0
+        moved = 0
+        self.moving = True
+        try:
+            while self.queue:
+                item = self.queue.pop(0)
+                c = self.waiting_channel(item) if isinstance(item, int) else item
+                if c is None:
+                    self.held[item] = True
+                    self.stats["held"] += 1
+                elif c.enabled and c.desc is not None and self.ctrl & CTRL_DMAENABLE:
+                    moved += self.action(c)
+        finally:
+            self.moving = False
+        return moved
+
     def action(self, c):
         """One trigger's worth: a burst, a block or the whole transaction."""
         beats = {TRIGACT_BURST: c.burstlen, TRIGACT_BLOCK: c.beats_left}.get(c.trigact, 1 << 30)
         moved = 0
         c.status = (c.status | CHSTATUS_BUSY) & ~CHSTATUS_PEND
-        self.moving = True
-        try:
-            while beats > 0 and c.desc is not None and not c.suspended:
-                n = min(beats, c.beats_left)
-                self.move(c, n)
-                moved += n
-                beats -= n
-                if c.beats_left == 0:
-                    self.block_done(c)
-                    if c.trigact == TRIGACT_BLOCK:
-                        break
-        finally:
-            self.moving = False
+        while beats > 0 and c.desc is not None and not c.suspended:
+            n = min(beats, c.beats_left)
+            self.move(c, n)
+            moved += n
+            beats -= n
+            if c.beats_left == 0:
+                self.block_done(c)
+                if c.trigact == TRIGACT_BLOCK:
+                    break
         self.stats["beats"] += moved
         return moved
 
@@ -345,34 +364,29 @@ class Dmac(Transfers, Peripheral):
     def trigger(self, trigsrc):
         """A peripheral's DMA request (datasheet TRIGSRC numbering); returns the beats moved for it now."""
         self.stats["triggers"] += 1
-        if self.moving:  # a beat's own register write asked again: serve it after this beat
-            self.queue.append(trigsrc)
-            return 0
-        for c in self.ch:
-            if c.enabled and c.desc is not None and c.trigsrc == trigsrc and not c.suspended:
-                return self.start_action(c)
-        self.held[trigsrc] = True
-        self.stats["held"] += 1
-        return 0
+        self.queue.append(trigsrc)
+        return self.drain()
 
     def untrigger(self, trigsrc):
         """The peripheral's request went away before a channel served it (e.g. the CPU wrote DATA itself)."""
         self.held.pop(trigsrc, None)
 
     def waiting(self, trigsrc):
-        return any(c.enabled and c.desc is not None and c.trigsrc == trigsrc for c in self.ch)
+        return self.waiting_channel(trigsrc) is not None
+
+    def waiting_channel(self, trigsrc):
+        for c in self.ch:
+            if c.enabled and c.desc is not None and c.trigsrc == trigsrc and not c.suspended:
+                return c
+        return None
 
     def pending_action(self, c):
         if c.trigsrc and self.held.pop(c.trigsrc, False) and not c.suspended:
             self.start_action(c)
 
     def start_action(self, c, software=False):
-        if not c.enabled or c.desc is None or not self.ctrl & CTRL_DMAENABLE:
-            return 0
-        moved = self.action(c)
-        while self.queue and not self.moving:
-            moved += self.trigger(self.queue.pop(0))
-        return moved
+        self.queue.append(c)
+        return self.drain()
 
     def report(self):
         return dict(self.stats)

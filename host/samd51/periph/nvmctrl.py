@@ -4,8 +4,8 @@
 
 The internal flash is the core's Unicorn memory; this model takes its write permission away, so a CPU store
 to a flash address reaches ``flash_store`` (a UC_HOOK_MEM_WRITE_PROT hook set here) and lands in the 512-byte
-page buffer, never in the array; it also sets ADDR, as the datasheet says AHB writes do.  CTRLB commands (key 0xA5 in
-CMDEX): EB erases the 8 KB block at ADDR, WP writes the page buffer into the page at ADDR (NOR: bits only go
+page buffer, never in the array; it also sets ADDR, as the datasheet says AHB writes do.  CTRLB commands (key
+0xA5 in CMDEX): EB erases the 8 KB block at ADDR, WP writes the page buffer into the page at ADDR (NOR: bits only go
 1 -> 0), WQW the buffer's 16-byte quad word at ADDR, PBC clears the buffer; CTRLA.WMODE's automatic modes
 write a double word, quad word or page when a store fills it.  STATUS.READY is 0 while a command runs and
 INTFLAG.DONE rises at its end, after the datasheet's typical time.
