@@ -2,13 +2,13 @@
 ``microcontroller.nvm`` (common-hal/nvm/ByteArray.c -> flash_write, which erases the 8 KB block and writes its
 16 pages back on every write).
 
-The internal flash is the core's Unicorn memory; this model takes its write permission away, so a CPU store
-to a flash address reaches ``flash_store`` (a UC_HOOK_MEM_WRITE_PROT hook set here) and lands in the 512-byte
-page buffer, never in the array; it also sets ADDR, as the datasheet says AHB writes do.  CTRLB commands (key
-0xA5 in CMDEX): EB erases the 8 KB block at ADDR, WP writes the page buffer into the page at ADDR (NOR: bits only go
-1 -> 0), WQW the buffer's 16-byte quad word at ADDR, PBC clears the buffer; CTRLA.WMODE's automatic modes
-write a double word, quad word or page when a store fills it.  STATUS.READY is 0 while a command runs and
-INTFLAG.DONE rises at its end, after the datasheet's typical time.
+The internal flash is the core's Unicorn memory; this model takes its write permission away, so a CPU
+store to a flash address reaches ``flash_store`` (a UC_HOOK_MEM_WRITE_PROT hook set here) and lands in the
+512-byte page buffer, never in the array; it also sets ADDR, as the datasheet says AHB writes do.  CTRLB
+commands (key 0xA5 in CMDEX): EB erases the 8 KB block at ADDR, WP writes the page buffer into the page at
+ADDR (NOR: bits only go 1 -> 0), WQW the buffer's 16-byte quad word at ADDR, PBC clears the buffer;
+CTRLA.WMODE's automatic modes write a double word, quad word or page when a store fills it.  STATUS.READY is
+0 while a command runs and INTFLAG.DONE rises at its end, after the datasheet's typical time.
 
 Times: SAM D5x/E5x datasheet (DS60001507), 54.12 "NVM Characteristics": tFPW write page 1.5 ms typ (3 max),
 tFEB erase block 50 ms typ (200 max).  No figure for a quad-word write was found: a program cycle, so tFPW.
