@@ -14,6 +14,7 @@ from unicorn import arm_const as A
 
 from . import periph as periph_pkg
 from .bus import Bus
+from .native import NativeCounter
 from .nvic import Nvic
 
 FLASH = (0x00000000, 0x80000)        # 512 KB internal flash (bootloader 0..0x4000, the UF2 from 0x4000)
@@ -25,6 +26,7 @@ SERIAL_WORDS = (0x008061FC, 0x00806010, 0x00806014, 0x00806018)
 RESET_HZ = 48_000_000                # DFLL48M drives GCLK0 out of reset
 MAX_SLICE = 200_000                  # cycles between looks at the pending interrupts (PRIMASK/BASEPRI changes)
 MASKED_SLICE = 2_000                 # while an interrupt waits on PRIMASK/BASEPRI: look often
+NEVER = 2 ** 64 - 1
 WFI = 0xBF30
 WFE = 0xBF20
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
@@ -40,18 +42,23 @@ class Event:
         return (self.due, self.seq) < (other.due, other.seq)
 
 
+class PyCounter:
+    def __init__(self):
+        self.cycles = 0
+        self.limit = NEVER
+
+
 class Mcu:
     def __init__(self, board=None, verbose=False):
         self.verbose = verbose
         self.lines = []             # (ns, kind, text): the run's log
         self.unmodelled_seen = {}   # (name, offset) -> first (ns, op, size, value, pc)
         self.stop_reason = None
+        self.profile = None         # an object with add(address, cycles): the CLI's histogram
         self.resets = 0             # SYSRESETREQ count: the harness decides what a reset means
         self.sleeps = 0             # WFI count
         self._events = []
         self._seq = 0
-        self._cycles = 0
-        self._slice_end = 0
         self._hz = RESET_HZ
         self._base_cycles = 0
         self._base_ns = 0
@@ -68,11 +75,21 @@ class Mcu:
         self.bus.attach(self.nvic.scs)
         self.bus.attach(self.nvic.dwt)
         self._load_peripherals()
-        uc.hook_add(UC_HOOK_BLOCK, self._on_block)
+        self._ctr, self.native = self._block_counter()
         uc.hook_add(UC_HOOK_INTR, self._on_intr)
         self.board = board(self) if board is not None else None
 
     # -- set-up ---------------------------------------------------------------------------------------------
+    def _block_counter(self):
+        """The C block hook (native.py) if it builds, else the same counting in Python."""
+        try:
+            native = NativeCounter(self.uc)
+            return native.counter, native
+        except Exception as err:  # noqa: BLE001  (no compiler: slower, same numbers)
+            self.log("native", "C block counter unavailable (%s): Python block hook" % err)
+            self.uc.hook_add(UC_HOOK_BLOCK, self._on_block)
+            return PyCounter(), None
+
     def _nvm_rows(self):
         self.uc.mem_write(NVM_ROWS[0], b"\xff" * NVM_ROWS[1])
         # Plausible factory trims (no real chip read): USB TRANSN 9, TRANSP 25, TRIM 6 at bits 32..44;
@@ -130,14 +147,18 @@ class Mcu:
         self.nvic.reset(vector_table)
         self.uc.reg_write(A.UC_ARM_REG_MSP, sp)
         self.uc.reg_write(A.UC_ARM_REG_SP, sp)
-        self.uc.reg_write(A.UC_ARM_REG_PC, pc & ~1)
+        self.uc.reg_write(A.UC_ARM_REG_PC, pc | 1)  # bit 0: Thumb (Unicorn takes it from the PC)
         for periph in set(self.bus.pages.values()):
             periph.reset()
 
     # -- the API the peripherals use ------------------------------------------------------------------------
     @property
     def cycles(self):
-        return self._cycles
+        return self._ctr.cycles
+
+    def add_cycles(self, n):
+        """Time passes with the CPU stalled (WFE, a bus wait a model charges)."""
+        self._ctr.cycles += n
 
     @property
     def hz(self):
@@ -147,12 +168,12 @@ class Mcu:
         """The CPU clock changed (GCLK0's source or divider): time runs on from here at the new rate."""
         if hz != self._hz and hz > 0:
             self._base_ns = self.now_ns()
-            self._base_cycles = self._cycles
+            self._base_cycles = self._ctr.cycles
             self._hz = hz
             self.log("clock", "CPU at %d Hz" % hz)
 
     def now_ns(self):
-        return self._base_ns + (self._cycles - self._base_cycles) * 1_000_000_000 // self._hz
+        return self._base_ns + (self._ctr.cycles - self._base_cycles) * 1_000_000_000 // self._hz
 
     def cycles_at(self, ns):
         return self._base_cycles + -(-(ns - self._base_ns) * self._hz // 1_000_000_000)
@@ -161,8 +182,10 @@ class Mcu:
         self._seq += 1
         event = Event(self.now_ns() + max(0, int(ns_from_now)), self._seq, fn)
         heapq.heappush(self._events, event)
-        if self._in_emu and self.cycles_at(event.due) < self._slice_end:
-            self._slice_end = self.cycles_at(event.due)
+        if self._in_emu:
+            due = self.cycles_at(event.due)
+            if due < self._ctr.limit:
+                self._ctr.limit = self._slice_limit = max(due, self._ctr.cycles + 1)
         return event
 
     def cancel(self, handle):
@@ -238,9 +261,12 @@ class Mcu:
 
     # -- the run loop ---------------------------------------------------------------------------------------
     def _on_block(self, uc, address, size, _):
-        self._cycles += size >> 1
-        if self._cycles >= self._slice_end:
-            self._stop_asked = True
+        ctr = self._ctr
+        ctr.cycles += size >> 1
+        if self.profile is not None:
+            self.profile.add(address, size >> 1)
+        if ctr.cycles >= ctr.limit:
+            ctr.limit = NEVER
             uc.emu_stop()
 
     def _on_intr(self, uc, intno, _):
@@ -249,11 +275,11 @@ class Mcu:
     def run(self, cycles=None, until_ns=None):
         """Run until ``stop()``, ``cycles`` more cycles or ``until_ns``; returns the stop reason."""
         self.stop_reason = None
-        end = None if cycles is None else self._cycles + cycles
+        end = None if cycles is None else self.cycles + cycles
         if until_ns is not None:
             end = min(end, self.cycles_at(until_ns)) if end is not None else self.cycles_at(until_ns)
         while self.stop_reason is None:
-            if end is not None and self._cycles >= end:
+            if end is not None and self.cycles >= end:
                 self.stop_reason = "cycles"
                 break
             self._fire_due()
@@ -262,23 +288,29 @@ class Mcu:
         return self.stop_reason
 
     def _slice(self, end):
-        budget = MASKED_SLICE if self.nvic.held_off() else MAX_SLICE
-        limit = self._cycles + budget
+        ctr = self._ctr
+        limit = ctr.cycles + (MASKED_SLICE if self.nvic.held_off() else MAX_SLICE)
+        self._events_drop_cancelled()
         if self._events:
             limit = min(limit, self.cycles_at(self._events[0].due))
         if end is not None:
             limit = min(limit, end)
-        self._slice_end = max(limit, self._cycles + 1)
+        ctr.limit = self._slice_limit = max(limit, ctr.cycles + 1)
         pc = self.pc()
         self._in_emu, self._stop_asked = True, False
         try:
             self.uc.emu_start(pc | 1, 0xFFFFFFFE)
         except UcError as err:
             self._in_emu = False
+            hook_error = getattr(self.uc, "_hook_exception", None)
+            if hook_error is not None:  # a model raised inside a callback: Unicorn reports it as a CPU error
+                raise hook_error
             self._cpu_error(err)
             return
+        finally:
+            ctr.limit = NEVER
         self._in_emu = False
-        if not self._stop_asked and self._halfword(self.pc() - 2) == WFI:
+        if not self._stop_asked and ctr.cycles < self._slice_limit and self._halfword(self.pc() - 2) == WFI:
             self._sleep(end)
 
     def _halfword(self, addr):
@@ -290,14 +322,15 @@ class Mcu:
     def _cpu_error(self, err):
         pc = self.pc()
         if self._halfword(pc) == WFE:  # Unicorn has no WFE: a hint, so step over it
-            self.uc.reg_write(A.UC_ARM_REG_PC, pc + 2)
-            self._cycles += 1
+            self.uc.reg_write(A.UC_ARM_REG_PC, (pc + 2) | 1)
+            self.add_cycles(1)
             return
         self.stop("cpu error at pc=0x%X: %s" % (pc, err))
 
     def _sleep(self, end):
         """WFI: time jumps to the next event until an enabled interrupt is pending (PRIMASK or not)."""
         self.sleeps += 1
+        ctr = self._ctr
         while self.stop_reason is None and not self.nvic.wake_pending():
             self._events_drop_cancelled()
             if not self._events:
@@ -305,9 +338,9 @@ class Mcu:
                 return
             due = self.cycles_at(self._events[0].due)
             if end is not None and due > end:
-                self._cycles = end
+                ctr.cycles = max(ctr.cycles, end)
                 return
-            self._cycles = max(self._cycles, due)
+            ctr.cycles = max(ctr.cycles, due)
             self._fire_due()
 
     def _events_drop_cancelled(self):

@@ -153,7 +153,7 @@ class Nvic:
         uc.reg_write(A.UC_ARM_REG_IPSR, exc)
         uc.reg_write(A.UC_ARM_REG_LR, exc_return)
         vector = int.from_bytes(uc.mem_read(self.vtor + 4 * exc, 4), "little")
-        uc.reg_write(A.UC_ARM_REG_PC, vector & ~1)
+        uc.reg_write(A.UC_ARM_REG_PC, vector | 1)  # bit 0 keeps Unicorn in Thumb state
         self.pending.discard(exc)
         self.active.append(exc)
         self.entries += 1
@@ -184,7 +184,7 @@ class Nvic:
             control |= CONTROL_FPCA
         uc.reg_write(A.UC_ARM_REG_CONTROL, control)  # in thread mode now: SPSEL swaps the bank
         uc.reg_write(A.UC_ARM_REG_PSP if use_psp else A.UC_ARM_REG_MSP, sp)
-        uc.reg_write(A.UC_ARM_REG_PC, words[6] & ~1)
+        uc.reg_write(A.UC_ARM_REG_PC, words[6] | 1)
 
     def on_intr(self, intno):
         uc = self.uc

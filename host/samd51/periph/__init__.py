@@ -35,6 +35,8 @@ class Peripheral:
 
     def stored(self, offset, size):
         """The ``size`` bytes at ``offset`` of the fallback store (little-endian, any alignment)."""
+        if size == 4 and not offset & 3:
+            return self.regs.get(offset, 0)
         value = 0
         for i in range(size):
             o = offset + i
@@ -42,6 +44,9 @@ class Peripheral:
         return value
 
     def store(self, offset, size, value):
+        if size == 4 and not offset & 3:
+            self.regs[offset] = value & 0xFFFFFFFF
+            return
         for i in range(size):
             o = offset + i
             shift = 8 * (o & 3)
@@ -72,3 +77,74 @@ DATASHEET_BASES = {
     0xE0000000: "ITM", 0xE0001000: "DWT", 0xE0002000: "FPB", 0xE000E000: "SCS", 0xE0040000: "TPIU",
     0xE00FF000: "ROMTABLE",
 }
+
+
+class Registers(Peripheral):
+    """A peripheral described by its register table: byte-addressable, each register its own width.
+
+    REGS maps offset -> width in bytes of the registers the model knows; RESET their reset values. Reads go
+    through ``read_reg(reg)`` and writes through ``write_reg(reg, bits, mask)`` (``bits`` already shifted into
+    place within the register, ``mask`` the written bytes), so a subclass overrides those two for the registers
+    that compute or act (ready bits, write-1-to-clear flags). Bytes no register covers are logged as unmodelled.
+    """
+
+    REGS = {}
+    RESET = {}
+
+    def __init__(self, mcu, name=None, base=None, irqs=None):
+        super().__init__(mcu, name, base, irqs)
+        cls = type(self)
+        if cls.__dict__.get("_cover") is None:
+            cls._cover = {reg + i: reg for reg, width in cls.REGS.items() for i in range(width)}
+        self.reset()
+
+    def reset(self):
+        super().reset()
+        for reg, value in self.RESET.items():
+            self.store(reg, self.REGS[reg], value)
+
+    def value(self, reg):
+        """What software last wrote to ``reg`` (or its reset value)."""
+        return self.stored(reg, self.REGS[reg])
+
+    def read_reg(self, reg):
+        return self.stored(reg, self.REGS[reg])
+
+    def write_reg(self, reg, bits, mask):
+        self.store(reg, self.REGS[reg], (self.stored(reg, self.REGS[reg]) & ~mask) | bits)
+
+    def read(self, offset, size):
+        if self.REGS.get(offset) == size:    # the common case: a whole register
+            return self.read_reg(offset)
+        value = 0
+        cover = self._cover
+        for i in range(size):
+            o = offset + i
+            reg = cover.get(o)
+            if reg is None:
+                self.unmodelled(o, 1, "read")
+                byte = self.stored(o, 1)
+            else:
+                byte = (self.read_reg(reg) >> (8 * (o - reg))) & 0xFF
+            value |= byte << (8 * i)
+        return value
+
+    def write(self, offset, size, value):
+        if self.REGS.get(offset) == size:
+            self.write_reg(offset, value, (1 << (8 * size)) - 1)
+            return
+        cover = self._cover
+        touched = {}
+        for i in range(size):
+            o = offset + i
+            byte = (value >> (8 * i)) & 0xFF
+            reg = cover.get(o)
+            if reg is None:
+                self.unmodelled(o, 1, "write", byte)
+                self.store(o, 1, byte)
+                continue
+            bits, mask = touched.get(reg, (0, 0))
+            shift = 8 * (o - reg)
+            touched[reg] = (bits | (byte << shift), mask | (0xFF << shift))
+        for reg, (bits, mask) in touched.items():
+            self.write_reg(reg, bits, mask)

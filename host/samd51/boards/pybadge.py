@@ -1,0 +1,79 @@
+"""The Adafruit PyBadge: SAMD51J19A, a 2 MB GD25Q16C on QSPI, an ST7735R 160x128 on SERCOM4, eight buttons
+through a 74HC165, five NeoPixels on PA15, a speaker on the DAC (A0, PA02).
+
+Pins from CircuitPython's boards/pybadge (pins.c, board.c). Each part comes from its own module; one that is
+missing or fails is logged (kind "board") and left out, so the machine still boots as far as it can.
+"""
+
+import importlib
+
+PINS = {
+    "TFT_CS": "PB07", "TFT_DC": "PB05", "TFT_RST": "PA00", "TFT_LITE": "PA01", "TFT_SCK": "PB13",
+    "TFT_MOSI": "PB15", "BUTTON_LATCH": "PB00", "BUTTON_OUT": "PB30", "BUTTON_CLOCK": "PB31",
+    "NEOPIXEL": "PA15", "SPEAKER": "PA02", "SPEAKER_ENABLE": "PA27", "LED": "PA23", "LIGHT": "PB04",
+    "SDA": "PA12", "SCL": "PA13", "SCK": "PA17", "MOSI": "PB23", "MISO": "PB22", "RX": "PB17", "TX": "PB16",
+}
+DISPLAY_SERCOM = "SERCOM4"     # PB13 SCK (PAD1), PB15 MOSI (PAD3)
+NEOPIXEL_COUNT = 5
+
+
+def _part(mcu, module, cls):
+    try:
+        return getattr(importlib.import_module("samd51.parts." + module), cls)
+    except Exception as err:  # noqa: BLE001  (a part still being written must not stop the board)
+        mcu.log("board", "part %s.%s not attached: %s" % (module, cls, err))
+        return None
+
+
+class PyBadge:
+    NAME = "pybadge"
+
+    def __init__(self, mcu):
+        self.mcu = mcu
+        self.flash = self.display = self.keys = self.neopixels = None
+        self._attach("flash", self._flash)
+        self._attach("display", self._display)
+        self._attach("keys", self._keys)
+        self._attach("neopixels", self._neopixels)
+
+    def _attach(self, what, fn):
+        try:
+            fn()
+        except Exception as err:  # noqa: BLE001
+            self.mcu.log("board", "%s not attached: %s: %s" % (what, type(err).__name__, err))
+
+    def _flash(self):
+        cls = _part(self.mcu, "spiflash", "SpiFlash")
+        qspi = self.mcu.peripheral("QSPI")
+        if cls is not None and hasattr(qspi, "attach"):
+            self.flash = cls()
+            qspi.attach(self.flash)
+
+    def load_flash(self, image):
+        """A CIRCUITPY image (2 MB) into the flash chip."""
+        cls = _part(self.mcu, "spiflash", "SpiFlash")
+        qspi = self.mcu.peripheral("QSPI")
+        if cls is None or not hasattr(qspi, "attach"):
+            raise RuntimeError("no QSPI flash model to load the image into")
+        self.flash = cls(data=image)
+        qspi.attach(self.flash)
+
+    def _display(self):
+        cls = _part(self.mcu, "st7735r", "ST7735R")
+        sercom = self.mcu.peripheral(DISPLAY_SERCOM)
+        if cls is not None and hasattr(sercom, "attach"):
+            self.display = cls()
+            sercom.attach(self.display, cs=PINS["TFT_CS"], dc=PINS["TFT_DC"])
+
+    def _keys(self):
+        cls = _part(self.mcu, "hc165", "HC165")
+        if cls is not None:
+            self.keys = cls(self.mcu.port, PINS["BUTTON_LATCH"], PINS["BUTTON_CLOCK"], PINS["BUTTON_OUT"])
+
+    def _neopixels(self):
+        cls = _part(self.mcu, "neopixel", "NeoPixels")
+        if cls is not None:
+            self.neopixels = cls(self.mcu, PINS["NEOPIXEL"])
+
+
+BOARD = PyBadge
