@@ -2,10 +2,9 @@
 latch high freezes, the first bit is out before any clock, a rising clock shifts, latch low loads again."""
 
 import pytest
-from test_sercom import FakeMcu, gpio_out
-
 from samd51.parts.hc165 import HC165, KEYS
 from samd51.periph.port import IN, pin_number
+from test_sercom import FakeMcu, gpio_out
 
 LATCH, CLOCK, DATA = "PB00", "PB31", "PB30"
 

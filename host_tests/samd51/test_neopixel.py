@@ -2,10 +2,9 @@
 run under the core's block-counted cycles, and under a CPI three times slower (as on the chip)."""
 
 import pytest
-from test_sercom import FakeMcu
-
 from samd51.parts.neopixel import NeoPixels, describe
 from samd51.periph.port import DIRSET, OUTCLR, OUTSET, pin_number
+from test_sercom import FakeMcu
 
 PIN = "PA15"
 # Cycles between the edges of one bit (set..clear, clear..next set), as the core counts the 9.1.1 loop:

@@ -1,6 +1,6 @@
-"""SERCOM: SPI master set up as ASF4's spi_m_sync and CircuitPython's busio.SPI do, bytes at the baud to a part
-with the CS and D/C levels of the moment, RXC/BUFOVF, interrupts, DMA through the storage engineer's DMAC as
-sercom_dma_write drives it; USART and I2C master enough not to hang.
+"""SERCOM: SPI master set up as ASF4's spi_m_sync and CircuitPython's busio.SPI do, bytes at the baud to a
+part with the CS and D/C levels of the moment, RXC/BUFOVF, interrupts, DMA through the storage engineer's DMAC
+as sercom_dma_write drives it; USART and I2C master enough not to hang.
 
 Also home of FakeMcu, the stand-in for samd51.mcu.Mcu the display tests share (RAM as a bytearray, the real
 PORT, a clock the test moves by hand).
@@ -9,7 +9,6 @@ PORT, a clock the test moves by hand).
 import struct
 
 import pytest
-
 from samd51.periph import dmac as D
 from samd51.periph import sercom as S
 from samd51.periph.port import DIRSET, OUTCLR, OUTSET, Port, pin_number
@@ -239,7 +238,8 @@ def dma_write(mcu, s, data, ch=0):
     dmac = mcu.peripheral("DMAC")
     mcu.ram[SRC - RAM: SRC - RAM + len(data)] = data
     btctrl = D.BTCTRL_VALID | D.BTCTRL_SRCINC      # beat size byte, source increments
-    mcu.mem_write(DESC + 16 * ch, struct.pack("<HHIII", btctrl, len(data), SRC + len(data), SERCOM4 + S.DATA, 0))
+    desc = struct.pack("<HHIII", btctrl, len(data), SRC + len(data), SERCOM4 + S.DATA, 0)
+    mcu.mem_write(DESC + 16 * ch, desc)
     base = D.CHANNEL + 16 * ch
     dmac.write(base + D.CHCTRLA, 4, D.CHCTRLA_SWRST)
     dmac.write(base + D.CHCTRLA, 4, (s.trig_tx << 8) | (D.TRIGACT_BURST << 20))

@@ -4,13 +4,12 @@ audioio's path: TC5 MFRQ overflow -> EVSYS -> DAC START0, and -> DMA (HWORD samp
 import struct
 
 import pytest
-from test_sercom import RAM, FakeMcu
-
 from samd51.periph import dac as A
 from samd51.periph import dmac as D
 from samd51.periph import evsys as E
 from samd51.periph import tc as T
 from samd51.periph.port import PINCFG, PINCFG_PMUXEN, PMUX
+from test_sercom import RAM, FakeMcu
 
 TC2, TC5, TCC1 = 0x4101A000, 0x42001800, 0x41018000
 
@@ -148,7 +147,8 @@ def play(mcu, t, dmac, samples, rate):
     data = struct.pack("<%dH" % len(samples), *samples)
     mcu.ram[SAMPLES - RAM: SAMPLES - RAM + len(data)] = data
     btctrl = D.BTCTRL_VALID | D.BTCTRL_SRCINC | (1 << 8)     # HWORD beats
-    mcu.mem_write(DESC, struct.pack("<HHIII", btctrl, len(samples), SAMPLES + len(data), DAC + A.DATABUF, DESC))
+    desc = struct.pack("<HHIII", btctrl, len(samples), SAMPLES + len(data), DAC + A.DATABUF, DESC)
+    mcu.mem_write(DESC, desc)
     dmac.write(D.CHANNEL + D.CHCTRLA, 4, D.CHCTRLA_SWRST)
     dmac.write(D.CHANNEL + D.CHCTRLA, 4, (t.TRIG_OVF << 8) | (D.TRIGACT_BURST << 20))
     dmac.write(D.CHANNEL + D.CHCTRLA, 1, dmac.read(D.CHANNEL + D.CHCTRLA, 1) | D.CHCTRLA_ENABLE)
@@ -166,7 +166,7 @@ def test_a_looping_square_wave_reaches_the_dac_at_the_sample_rate(audio):
     out = dac.samples(0)
     codes = [c for _, c in out]
     assert codes[:3] == [0x900, 0x700, 0x900]                # 12-bit codes of the left-adjusted samples
-    steps = [b - a for (a, _), (b, _) in zip(out, out[1:])]
+    steps = [b - a for (a, _), (b, _) in zip(out, out[1:], strict=False)]
     assert all(abs(s - 250_000) <= 1 for s in steps)         # 4 samples at 62.5 us between changes
     assert out[0][0] - start == pytest.approx(2 * 62_500, abs=2)   # the first converts at the second overflow
     assert t.overflows in (79, 80)                           # 5 ms at 16 kHz

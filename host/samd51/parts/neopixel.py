@@ -2,11 +2,12 @@
 
 CircuitPython's SAMD51 neopixel_write (9.1.1) sets the pin, waits a counted delay loop, clears it early for a
 0 or late for a 1, and waits again, with interrupts off. The delays are counted in instructions, so the wire
-times follow the emulator's CPI, not the chip's: here a bit lasts about 104 cycles (0.87 us at 120 MHz, 1.25 us
-on a WS2812's datasheet). So a bit is read the way the firmware meant it: its high time against the frame's
-bit period (a 0 is high about 1/4 of it, a 1 about 1/2). Eight bits a byte, MSB first; three bytes a pixel in
-green, red, blue order. A frame ends when the line stays low for the reset time; ``frames`` are
-``{"at_ms", "pixels": [[r, g, b], ...]}``, plus ``extra_bits`` when it ends mid-pixel and the high times seen.
+times follow the emulator's CPI, not the chip's: here a bit lasts about 104 cycles (0.87 us at 120 MHz;
+1.25 us on a WS2812's datasheet). So a bit is read the way the firmware meant it: its high time against
+the frame's bit period (a 0 is high about 1/4 of it, a 1 about 1/2). Eight bits a byte, MSB first; three
+bytes a pixel in green, red, blue order. A frame ends when the line stays low for the reset time;
+``frames`` are ``{"at_ms", "pixels": [[r, g, b], ...]}``, plus ``extra_bits`` when it ends mid-pixel and the
+high times seen.
 """
 
 RESET_NS = 280_000        # the WS2812B's reset (latch) time
@@ -68,8 +69,8 @@ class NeoPixels:
         frame = {"at_ms": rises[0] / 1e6, "pixels": pixels}
         if len(bits) != 24 * len(pixels):
             frame["extra_bits"] = len(bits) - 24 * len(pixels)
-        zeros = [h for h, b in zip(highs, bits) if not b]
-        ones = [h for h, b in zip(highs, bits) if b]
+        zeros = [h for h, b in zip(highs, bits, strict=True) if not b]
+        ones = [h for h, b in zip(highs, bits, strict=True) if b]
         frame["t0h_ns"] = round(sum(zeros) / len(zeros)) if zeros else None
         frame["t1h_ns"] = round(sum(ones) / len(ones)) if ones else None
         self.frames.append(frame)
@@ -86,8 +87,8 @@ class NeoPixels:
 
 
 def decode(highs, rises):
-    """Bits from each bit's high time against the bit period (rise to next rise; the last bit takes the median)."""
-    periods = [b - a for a, b in zip(rises, rises[1:])]
+    """Bits from each bit's high time against its period (rise to next rise; the last takes the median)."""
+    periods = [b - a for a, b in zip(rises, rises[1:], strict=False)]
     typical = sorted(periods)[len(periods) // 2] if periods else None
     bits = []
     for i, high in enumerate(highs):

@@ -1,9 +1,10 @@
-"""DAC: two 12-bit channels (DAC0 on PA02 = the PyBadge's SPEAKER / A0, DAC1 on PA05), outputs with their times.
+"""DAC: two 12-bit channels (DAC0 on PA02 = the PyBadge's SPEAKER / A0, DAC1 on PA05), outputs with times.
 
 A DATA write converts at once. DATABUF waits for a START event when EVCTRL.STARTEIn is set (audioio: the
 sample-rate TC's overflow through EVSYS), else converts at once too. Each output change is recorded as
 (ns, 12-bit code) for the run's report: ``samples(ch)``; ``conversions`` counts every conversion, changed or
-not, that a START event made (a START with DATABUF empty is an underrun: the output stays). DMA: EMPTYn (trigger 72 + n) is requested while DATABUF is empty.
+not, that a START event made (a START with DATABUF empty is an underrun: the output stays).
+DMA: EMPTYn (trigger 72 + n) is requested while DATABUF is empty.
 With DACCTRL.LEFTADJ the code sits in bits 15..4 (audioio writes 16-bit samples that way).
 """
 
@@ -110,7 +111,7 @@ class Dac(Peripheral):
     def _irq(self):
         bits = self.flags & self.inten
         lines = (bits & 0xC3, bits & 0x04, bits & 0x08, bits & 0x10, bits & 0x20)
-        for irq, on in zip(self.IRQS, lines):
+        for irq, on in zip(self.IRQS, lines, strict=True):
             (self.mcu.set_pending if on else self.mcu.clear_pending)(irq)
 
     # -- registers --------------------------------------------------------------------------------------
@@ -118,8 +119,9 @@ class Dac(Peripheral):
         return sum(self._read_byte(offset + i) << (8 * i) for i in range(size))
 
     def _read_byte(self, o):
-        ready = (STATUS_READY0 * bool(self.dacctrl[0] & DACCTRL_ENABLE) |
-                 (STATUS_READY0 << 1) * bool(self.dacctrl[1] & DACCTRL_ENABLE)) if self.ctrla & CTRLA_ENABLE else 0
+        ready = 0
+        if self.ctrla & CTRLA_ENABLE:
+            ready = sum(STATUS_READY0 << ch for ch in (0, 1) if self.dacctrl[ch] & DACCTRL_ENABLE)
         simple = {CTRLA: self.ctrla, CTRLB: self.ctrlb, EVCTRL: self.evctrl, INTENCLR: self.inten,
                   INTENSET: self.inten, INTFLAG: self.flags, STATUS: ready | (ready << 2)}
         if o in simple:

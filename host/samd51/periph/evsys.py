@@ -125,7 +125,8 @@ class Evsys(Peripheral):
             n, k = divmod(o - CHANNEL, 8)
             if k < 4:
                 return (self.channel[n] >> (8 * k)) & 0xFF
-            return (0, self.inten[n], self.inten[n], self.flag[n])[k - 4] if k < 7 else 0x01   # CHSTATUS: RDYUSR
+            # CHINTENCLR, CHINTENSET, CHINTFLAG; CHSTATUS says RDYUSR (delivery is immediate)
+            return (0, self.inten[n], self.inten[n], self.flag[n])[k - 4] if k < 7 else 0x01
         if USER <= o < USER + 4 * USERS:
             m, k = divmod(o - USER, 4)
             return self.user[m] if k == 0 else 0

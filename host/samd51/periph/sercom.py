@@ -2,15 +2,14 @@
 
 The wire is lazy: a byte written to DATA gets its wire times at once (it starts when the shifter is free and
 takes 8 bits / baud), and DRE, TXC and RXC are worked out from ``mcu.now_ns()`` against those times. So a busy
-wait sees the true byte times, with no event per byte. The attached part (``attach``) gets each byte when it is
-accepted, with the chip-select and D/C levels of that moment: CircuitPython's drivers wait for TXC before they
-move either pin, so those are the levels on the wire.
+wait sees the true byte times, with no event per byte. The attached part (``attach``) gets each byte when
+it is accepted, with the chip-select and D/C levels of that moment: CircuitPython's drivers wait for TXC
+before they move either pin, so those are the levels on the wire.
 
 DMA: DRE is a level request, and the lazy wire takes any byte, so the TX request (``dmac.trigger``, held by
-the DMAC until a channel serves it) stands from ENABLE on. Once a beat arrives, one loop (``_feed``, an event
-right after the beat) serves the channel to its end: a DMA write runs ahead, its bytes queued with their wire
-times. The channel completes early; TXC comes at the true end of the last byte, which is what sercom_dma_write
-waits for. The RX request stands while a received byte is unread.
+the DMAC until a channel serves it) stands from ENABLE on and is raised again by each byte: a DMA write runs
+ahead, its bytes queued with their wire times. The channel completes early; TXC comes at the true end of the
+last byte, which is what sercom_dma_write waits for. The RX request stands while a received byte is unread.
 """
 
 from collections import deque
@@ -62,7 +61,80 @@ GCLK_ID_CORE = {"SERCOM0": 7, "SERCOM1": 8, "SERCOM2": 23, "SERCOM3": 24, "SERCO
 MISO_IDLE = 0xFF             # what a read sees with no part answering
 
 
-class Sercom(Peripheral):
+class Wire:
+    """The lazy wire: each character's wire times, and what DRE/TXC/RXC say at a given time."""
+
+    def __init__(self):
+        self.last_start = 0.0   # wire time (ns) the last written character left DATA for the shifter
+        self.last_end = 0.0     # wire time it was all out
+        self.txc_cleared = True
+        self.rx = deque()       # (time it is in, byte) not yet read
+
+    def send(self, now, char_ns):
+        start = max(float(now), self.last_end)
+        self.last_start, self.last_end = start, start + char_ns
+        self.txc_cleared = False
+
+    def flags(self, now):
+        flags = DRE if self.last_start <= now else 0
+        if not self.txc_cleared and self.last_end <= now:
+            flags |= TXC
+        if self.rx and self.rx[0][0] <= now:
+            flags |= RXC
+        return flags
+
+    def clear_txc(self, now):
+        if self.last_end <= now:
+            self.txc_cleared = True
+
+    def receive(self, at, byte):
+        """A character coming in at ``at``; False when far more are unread than the buffer holds (lost)."""
+        if len(self.rx) >= RX_KEEP:
+            return False
+        self.rx.append((at, byte))
+        return True
+
+    def pop(self, now, dma):
+        """The oldest received byte once its time has come (at once for a DMA beat: the wire runs ahead)."""
+        if self.rx and (dma or self.rx[0][0] <= now):
+            return self.rx.popleft()[1]
+        return None
+
+    def overflowed(self, now):
+        """Bytes past the receive buffer's two levels are lost: True if one was."""
+        rx, lost = self.rx, False
+        while len(rx) > RX_LEVELS and rx[RX_LEVELS][0] <= now:
+            del rx[RX_LEVELS]
+            lost = True
+        return lost
+
+    def next_due(self, now, inten):
+        """When the next enabled flag turns on, or None."""
+        due = [t for t, bit in ((self.last_start, DRE), (self.last_end, TXC)) if t > now and inten & bit]
+        if self.rx and inten & RXC and self.rx[0][0] > now:
+            due.append(self.rx[0][0])
+        return min(due) if due else None
+
+
+class I2cMaster:
+    """An I2C master with nobody on the bus: every address is NACKed (a mixin of Sercom)."""
+
+    def _i2c_address(self, addr):
+        """An address goes out and nobody acknowledges: MB (write) or SB (read) with RXNACK, bus owned."""
+        self.flags_w1 |= I2CM_SB if addr & 1 else I2CM_MB
+        self.status = (self.status & ~(0x3 << I2CM_BUSSTATE_SHIFT)) | I2CM_RXNACK
+        self.status |= BUSSTATE_OWNER << I2CM_BUSSTATE_SHIFT
+        self.mcu.log("sercom", "%s: I2C address 0x%02X, no device" % (self.NAME, addr >> 1))
+
+    def _i2c_command(self, cmd):
+        if cmd == 3:                                    # STOP
+            self._busstate(BUSSTATE_IDLE)
+
+    def _busstate(self, state):
+        self.status = (self.status & ~(0x3 << I2CM_BUSSTATE_SHIFT)) | (state << I2CM_BUSSTATE_SHIFT)
+
+
+class Sercom(I2cMaster, Peripheral):
     NAME = "SERCOM4"
     BASE = None
 
@@ -77,7 +149,7 @@ class Sercom(Peripheral):
         self.reset()
 
     def attach(self, part, cs=None, dc=None):
-        """``part.spi_byte(byte, dc_level) -> miso byte or None`` for each byte while ``cs`` (a PORT pin) is low."""
+        """``part.spi_byte(byte, dc_level) -> miso byte or None``, each byte while ``cs`` (a pin) is low."""
         self.part, self.cs, self.dc = part, cs, dc
 
     def reset(self):
@@ -85,13 +157,8 @@ class Sercom(Peripheral):
         self.inten = 0
         self.flags_w1 = 0       # INTFLAG bits set by events and cleared by writing 1 (SSL, ERROR, I2C MB/SB)
         self.status = 0
-        self.last_start = 0.0   # wire time (ns) the last written byte left DATA for the shifter
-        self.last_end = 0.0     # wire time the last byte was all out
-        self.txc_cleared = True
-        self.rx = deque()       # (time it is in, byte) not yet read
+        self.wire = Wire()
         self._event = None
-        self._feed_event = None
-        self._feeding = False
         self._lines = 0         # IRQ lines now pending (bit per line)
         self.ctrla = self.ctrlb = self.ctrlc = 0
 
@@ -186,7 +253,8 @@ class Sercom(Peripheral):
             self._request(self.trig_rx, False)
             return
         self.store(offset, size, value)
-        self.ctrla, self.ctrlb, self.ctrlc = self.stored(CTRLA, 4), self.stored(CTRLB, 4), self.stored(CTRLC, 4)
+        self.ctrla, self.ctrlb = self.stored(CTRLA, 4), self.stored(CTRLB, 4)
+        self.ctrlc = self.stored(CTRLC, 4)
         if offset == CTRLA:
             if self.enabled and self.mode == MODE_SPI_MASTER:
                 self._request(self.trig_tx)
@@ -203,29 +271,22 @@ class Sercom(Peripheral):
         mode = self.mode
         if mode == MODE_I2C_MASTER:
             return self.flags_w1
-        flags = self.flags_w1
-        if self.enabled:
-            if self.last_start <= now:
-                flags |= DRE
-            if not self.txc_cleared and self.last_end <= now:
-                flags |= TXC
-            if self.rx and self.rx[0][0] <= now:
-                flags |= RXC
-        return flags
+        return self.flags_w1 | self.wire.flags(now) if self.enabled else self.flags_w1
 
     def status_now(self):
-        self._overflow(self.mcu.now_ns())
+        if self.wire.overflowed(self.mcu.now_ns()):
+            self.status |= BUFOVF
         return self.status
 
     def _write_status(self, value):
         """Error bits clear by writing 1; an I2C master's BUSSTATE is written (to force IDLE)."""
         self.status &= ~value
         if self.mode == MODE_I2C_MASTER and value & (0x3 << I2CM_BUSSTATE_SHIFT):
-            self.status = (self.status & ~(0x3 << I2CM_BUSSTATE_SHIFT)) | (value & (0x3 << I2CM_BUSSTATE_SHIFT))
+            self._busstate((value >> I2CM_BUSSTATE_SHIFT) & 0x3)
 
     def _clear_flags(self, bits):
-        if bits & TXC and self.last_end <= self.mcu.now_ns():
-            self.txc_cleared = True
+        if bits & TXC:
+            self.wire.clear_txc(self.mcu.now_ns())
         self.flags_w1 &= ~bits
 
     def _data_write(self, value):
@@ -235,18 +296,14 @@ class Sercom(Peripheral):
             self.flags_w1 |= I2CM_MB                    # the byte went nowhere: no slave, NACK
             self.status |= I2CM_RXNACK
             return
-        now = self.mcu.now_ns()
-        start = max(float(now), self.last_end)
-        self.last_start = start
-        self.last_end = start + self.char_ns()
-        self.txc_cleared = False
+        wire = self.wire
+        wire.send(self.mcu.now_ns(), self.char_ns())
         self.bytes_out += 1
         miso = self._shift(value)
         if self.mode in (MODE_USART_EXT, MODE_USART_INT):
             return
         if self.ctrlb & CTRLB_RXEN:
-            if len(self.rx) < RX_KEEP:
-                self.rx.append((self.last_end, MISO_IDLE if miso is None else miso & 0xFF))
+            if wire.receive(wire.last_end, MISO_IDLE if miso is None else miso & 0xFF):
                 self._request(self.trig_rx)
             else:
                 self.status |= BUFOVF   # far more unread than the buffer holds: lost (flagged a little early)
@@ -263,30 +320,21 @@ class Sercom(Peripheral):
         return part.spi_byte(value & 0xFF, dc)
 
     def _data_read(self):
-        """The oldest received byte: once its time has come, or at once for a DMA beat (the wire runs ahead)."""
+        """The oldest received byte: once its time has come, at once for a DMA beat (the wire runs ahead)."""
         now = self.mcu.now_ns()
         dma = self._dma_moving()
-        if not dma:
-            self._overflow(now)
-        value = 0
-        if self.rx and (dma or self.rx[0][0] <= now):
-            value = self.rx.popleft()[1]
-            if not self.rx:
-                self._request(self.trig_rx, False)
-        return value
-
-    def _overflow(self, now):
-        """Bytes past the receive buffer's two levels are lost and BUFOVF set."""
-        rx = self.rx
-        while len(rx) > RX_LEVELS and rx[RX_LEVELS][0] <= now:
-            del rx[RX_LEVELS]
+        if not dma and self.wire.overflowed(now):
             self.status |= BUFOVF
+        value = self.wire.pop(now, dma)
+        if value is not None and not self.wire.rx:
+            self._request(self.trig_rx, False)
+        return 0 if value is None else value
 
     def uart_feed(self, data):
         """Bytes arriving on a USART's RX pad now (the harness's side of a serial line)."""
         now = float(self.mcu.now_ns())
         for i, b in enumerate(data):
-            self.rx.append((now + i * self.char_ns(), b))
+            self.wire.receive(now + i * self.char_ns(), b)
         self._update_irq()
 
     # -- DMA ---------------------------------------------------------------------------------------------
@@ -294,54 +342,14 @@ class Sercom(Peripheral):
         return self.mcu.peripheral("DMAC")
 
     def _request(self, trigsrc, on=True):
-        """A request line (DRE for TX, RXC for RX). Inside a DMA beat, the feed loop serves it instead."""
+        """A request line: DRE for TX, RXC for RX. Raised inside a DMA beat it is queued by the DMAC and
+        served by the same loop, so a whole transfer runs in one go."""
         dmac = self._dmac()
-        if dmac is None:
-            return
-        if not on:
-            dmac.untrigger(trigsrc)
-        elif getattr(dmac, "moving", False):
-            if not self._feeding and self._feed_event is None:
-                self._feed_event = self.mcu.at(0, self._feed)
-        else:
-            dmac.trigger(trigsrc)
-
-    def _feed(self):
-        """Serve the RX and TX channels beat by beat while they wait (one loop, not a beat per event)."""
-        self._feed_event = None
-        dmac = self._dmac()
-        self._feeding = True
-        try:
-            moved = True
-            while moved:
-                moved = False
-                rx_waits = dmac.waiting(self.trig_rx)
-                if self.rx and rx_waits:
-                    moved = dmac.trigger(self.trig_rx) > 0
-                if (not rx_waits or len(self.rx) < RX_LEVELS) and dmac.waiting(self.trig_tx):
-                    moved = dmac.trigger(self.trig_tx) > 0 or moved
-        finally:
-            self._feeding = False
-        if self.enabled:
-            dmac.trigger(self.trig_tx)          # DRE stands: held for the next channel
-        if self.rx:
-            dmac.trigger(self.trig_rx)
+        if dmac is not None:
+            (dmac.trigger if on else dmac.untrigger)(trigsrc)
 
     def _dma_moving(self):
-        dmac = self._dmac()
-        return bool(getattr(dmac, "moving", False))
-
-    # -- I2C master: no slave answers ---------------------------------------------------------------------
-    def _i2c_address(self, addr):
-        """An address goes out and nobody acknowledges: MB (write) or SB (read) with RXNACK, bus owned."""
-        self.flags_w1 |= I2CM_SB if addr & 1 else I2CM_MB
-        self.status = (self.status & ~(0x3 << I2CM_BUSSTATE_SHIFT)) | I2CM_RXNACK
-        self.status |= BUSSTATE_OWNER << I2CM_BUSSTATE_SHIFT
-        self.mcu.log("sercom", "%s: I2C address 0x%02X, no device" % (self.NAME, addr >> 1))
-
-    def _i2c_command(self, cmd):
-        if cmd == 3:                                    # STOP
-            self.status = (self.status & ~(0x3 << I2CM_BUSSTATE_SHIFT)) | (BUSSTATE_IDLE << I2CM_BUSSTATE_SHIFT)
+        return bool(getattr(self._dmac(), "moving", False))
 
     # -- interrupts ---------------------------------------------------------------------------------------
     def _update_irq(self):
@@ -366,11 +374,9 @@ class Sercom(Peripheral):
         if not self.inten & (DRE | TXC | RXC) or self.mode == MODE_I2C_MASTER:
             return
         now = self.mcu.now_ns()
-        due = [t for t, bit in ((self.last_start, DRE), (self.last_end, TXC)) if t > now and self.inten & bit]
-        if self.rx and self.inten & RXC and self.rx[0][0] > now:
-            due.append(self.rx[0][0])
-        if due:
-            self._event = self.mcu.at(int(min(due) - now) + 1, self._on_due)
+        due = self.wire.next_due(now, self.inten)
+        if due is not None:
+            self._event = self.mcu.at(int(due - now) + 1, self._on_due)
 
     def _on_due(self):
         self._event = None

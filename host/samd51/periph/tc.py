@@ -274,10 +274,11 @@ class Tc(Counter):
         return value
 
     def _read_byte(self, o, now):
-        simple = {CTRLA: self.ctrla, CTRLA + 1: self.ctrla >> 8, CTRLA + 2: self.ctrla >> 16,
-                  CTRLA + 3: self.ctrla >> 24, CTRLBCLR: self.ctrlb, CTRLBSET: self.ctrlb, EVCTRL: self.evctrl,
-                  EVCTRL + 1: self.evctrl >> 8, INTENCLR: self.inten, INTENSET: self.inten, INTFLAG: self.flags,
-                  STATUS: self.status(), WAVE: self.wave, DRVCTRL: self.drvctrl}
+        if CTRLA <= o < CTRLA + 4:
+            return (self.ctrla >> (8 * (o - CTRLA))) & 0xFF
+        simple = {CTRLBCLR: self.ctrlb, CTRLBSET: self.ctrlb, EVCTRL: self.evctrl,
+                  EVCTRL + 1: self.evctrl >> 8, INTENCLR: self.inten, INTENSET: self.inten,
+                  INTFLAG: self.flags, STATUS: self.status(), WAVE: self.wave, DRVCTRL: self.drvctrl}
         if o in simple:
             return simple[o] & 0xFF
         if SYNCBUSY <= o < SYNCBUSY + 4:
@@ -299,7 +300,8 @@ class Tc(Counter):
             return self.per
         if name == "PERBUF":
             return self.perbuf
-        return (self.cc if name.startswith("CC") and not name.startswith("CCBUF") else self.ccbuf)[int(name[-1])]
+        regs = self.ccbuf if name.startswith("CCBUF") else self.cc
+        return regs[int(name[-1])]
 
     def write(self, offset, size, value):
         now = float(self.mcu.now_ns())
@@ -311,7 +313,7 @@ class Tc(Counter):
         touched = {}
         for o, byte in lanes:
             self._write_byte(o, byte, touched)
-        for name, (off, n, merged) in touched.items():
+        for name, (_off, _n, merged) in touched.items():
             self.set_field(name, merged)
         self.irq_line()
         self.arm()
