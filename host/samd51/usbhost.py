@@ -28,7 +28,8 @@ ATTACH_DEBOUNCE_NS = 100_000_000    # TATTDB: the host waits this long after it 
 RESET_NS = 10_000_000               # TDRST: SE0 held for the bus reset
 RESET_RECOVERY_NS = 10_000_000      # TRSTRCY
 SET_ADDRESS_RECOVERY_NS = 2_000_000  # TDSETADDR
-TIMEOUT_RETRIES = 3                 # a transaction with no handshake is tried this many times
+TIMEOUT_RETRIES = 3                 # a transaction with no handshake is tried this many times, a frame apart
+ENUMERATION_TRIES = 3               # then the whole enumeration again from a bus reset, as Linux does
 DEVICE_ADDRESS = 1
 
 # Standard requests and descriptor types (USB 2.0 chapter 9), CDC PSTN requests
@@ -107,6 +108,7 @@ class UsbHost:
         self.address = 0
         self.max_packet0 = 8
         self.transactions = 0
+        self.timeouts = 0             # transactions the device did not answer
         self.opened_ns = None
         self._epoch = 0
         self._bus_free_ns = 0
@@ -199,7 +201,8 @@ class UsbHost:
             self._parked.setdefault(n, []).append((task, request))
         elif result[0] is None and task.tries + 1 < TIMEOUT_RETRIES:
             task.tries += 1
-            self._issue(task, request)
+            self.timeouts += 1
+            self.mcu.at(FRAME_NS, lambda: self._issue(task, request))
         else:
             self._step(task, result)
 
@@ -247,7 +250,14 @@ class UsbHost:
 
     def _enumerate(self):
         yield (SLEEP, ATTACH_DEBOUNCE_NS)
+        for attempt in range(ENUMERATION_TRIES):
+            yield from self._enumerate_once()
+            if self.state != "failed":
+                return
+
+    def _enumerate_once(self):
         self.state = "enumerating"
+        self.address = 0
         self.usb.bus_reset(True)
         yield (SLEEP, RESET_NS)
         self.usb.bus_reset(False)

@@ -309,6 +309,7 @@ class DeviceStack:
         self.requests = []
         self.tx = []                    # CDC IN transfers waiting for the one in flight
         self.tx_busy = False
+        self.dadd_delay_ns = 0
         m.isr = self.isr
 
     def isr(self):
@@ -384,8 +385,9 @@ class DeviceStack:
         if flags & U.TRCPT1:
             m.w8(ep(n, U.EPINTFLAG), U.TRCPT1)
             if n == 0 and self.pending_address is not None:
-                m.w8(U.DADD, U.DADD_ADDEN | self.pending_address)
-                self.pending_address = None
+                address, self.pending_address = self.pending_address, None
+                # tud_task, not the interrupt, writes DADD: late when the firmware is busy
+                m.at(self.dadd_delay_ns, lambda: m.w8(U.DADD, U.DADD_ADDEN | address))
             elif n == 0 and self.control_in:
                 self.send_control_piece()
             elif n == 0 and getattr(self, "last_piece", False):
@@ -429,6 +431,17 @@ def test_host_enumerates_and_opens_cdc_with_dtr():
     assert first == [(0x80, H.GET_DESCRIPTOR), (0x00, H.SET_ADDRESS), (0x80, H.GET_DESCRIPTOR)]
     # a real host's pace: reset and recovery come before the first SETUP, and the whole takes > 120 ms
     assert host.opened_ns > H.ATTACH_DEBOUNCE_NS + H.RESET_NS + H.RESET_RECOVERY_NS
+
+
+def test_host_retries_a_frame_later_when_the_address_is_late():
+    m = FakeMcu()
+    stack = DeviceStack(m)
+    stack.dadd_delay_ns = H.SET_ADDRESS_RECOVERY_NS + 1_500_000   # the first try at the new address times out
+    host = H.UsbHost(m)
+    dcd_init(m)
+    m.advance(300_000_000)
+    assert host.state == "open" and host.timeouts == 2
+    assert [r[1] for r in stack.requests].count(H.SET_ADDRESS) == 1   # no second enumeration was needed
 
 
 def test_host_sends_bulk_out_and_reads_the_answer():

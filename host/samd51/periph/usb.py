@@ -375,6 +375,7 @@ class Usb(Peripheral):
 
     def _write_ctrla(self, value):
         if value & CTRLA_SWRST:
+            self.mcu.log("usb", "controller reset (SWRST)")
             self.reset()
             self._sync(SYNCBUSY_SWRST)
             return
