@@ -319,3 +319,32 @@ def test_instances_are_the_j19a_six(mcu):
         ("SERCOM3", "0x41014000"), ("SERCOM4", "0x43000000"), ("SERCOM5", "0x43000400")]
     s4 = S.Sercom(mcu, "SERCOM4", SERCOM4, (62, 63, 64, 65))
     assert (s4.trig_rx, s4.trig_tx) == (12, 13)   # SERCOM4_DMAC_ID_RX / _TX
+
+
+def test_a_dma_block_in_one_call_is_the_same_as_beat_by_beat(mcu):
+    a, b = FakeMcu(), FakeMcu()
+    runs = []
+    for m, bulk in ((a, False), (b, True)):
+        s = spi(m)
+        part = Recorder()
+        s.attach(part, cs="PB07", dc="PB05")
+        gpio_out(m, "PB07", 0)
+        gpio_out(m, "PB05", 1)
+        m.advance(1_000)
+        data = bytes(range(50))
+        if bulk:
+            assert s.dma_block(S.DATA, data) == len(data)
+        else:
+            for byte in data:
+                s.write(S.DATA, 1, byte)
+        runs.append((part.got, s.wire.last_start, s.wire.last_end, s.bytes_out, [t for t, _ in s.wire.rx]))
+        if not bulk:
+            assert [v for _, v in s.wire.rx][:2] == [0xFF, 0xFE]   # the part's MISO, in both ways
+        m.advance(100_000)
+        runs[-1] += (s.read(S.INTFLAG, 1), s.read(S.STATUS, 2))
+    got_a, *times_a, out_a, rx_a, flags_a, status_a = runs[0]
+    got_b, *times_b, out_b, rx_b, flags_b, status_b = runs[1]
+    assert got_a == got_b and out_a == out_b and (flags_a, status_a) == (flags_b, status_b)
+    assert times_a == pytest.approx(times_b) and rx_a == pytest.approx(rx_b)
+    assert len(rx_a) == S.RX_KEEP and flags_a & S.RXC and status_a & S.BUFOVF
+    assert times_a[1] == pytest.approx(1_000 + 50 * 8 * 1e9 / 24e6)

@@ -145,3 +145,17 @@ def test_behind_sercom4_with_cs_and_dc_from_port():
         for a in args:
             s.write(S.DATA, 1, a)
     assert panel.view565()[7 * 160 + 5] == RED
+
+
+def test_a_block_of_pixels_lands_as_byte_by_byte_does(panel):
+    other = P.ST7735R()
+    send_init(other)
+    data = bytes((i * 37) & 0xFF for i in range(2 * 300 + 1))   # an odd byte: half a pixel left over
+    for p in (panel, other):
+        area(p, 3, 4, 22, 30, [])
+    panel.spi_bytes(data, 1)
+    for byte in data:
+        other.spi_byte(byte, 1)
+    other.spi_byte(0x12, 1)
+    panel.spi_byte(0x12, 1)
+    assert panel.mem == other.mem and panel.pixels_written == other.pixels_written == 301

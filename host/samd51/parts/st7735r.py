@@ -78,6 +78,19 @@ class ST7735R:
             self._param(byte)
         return None
 
+    def spi_bytes(self, data, dc):
+        """Many bytes with one D/C level (a DMA block): pixels go in a tight loop, the rest byte by byte."""
+        if not dc or self.cmd not in (RAMWR, RAMWRC) or self.colmod == COLMOD_18 or self._pixel_bytes:
+            for b in data:
+                self.spi_byte(b, dc)
+            return
+        n = len(data) & ~1
+        pixel = self._pixel
+        for i in range(0, n, 2):
+            pixel((data[i] << 8) | data[i + 1])
+        if n < len(data):
+            self._pixel_byte(data[n])
+
     def command(self, byte):
         self.commands += 1
         self.cmd = byte

@@ -15,6 +15,7 @@ last byte, which is what sercom_dma_write waits for. The RX request stands while
 from collections import deque
 
 from . import Peripheral
+from .port import pin_number as _pin_number
 
 # Register offsets (datasheet 34/35/36 "Register Summary"; SPI names, the USART and I2C ones coincide)
 CTRLA = 0x00
@@ -59,6 +60,10 @@ RX_KEEP = 8                  # received bytes kept before their time comes (more
 GCLK_HZ = 48_000_000         # GCLK1 (DFLL48M) feeds every SERCOM core in CircuitPython
 GCLK_ID_CORE = {"SERCOM0": 7, "SERCOM1": 8, "SERCOM2": 23, "SERCOM3": 24, "SERCOM4": 34, "SERCOM5": 35}
 MISO_IDLE = 0xFF             # what a read sees with no part answering
+
+
+def pin_number(pin):
+    return None if pin is None else _pin_number(pin) if isinstance(pin, str) else int(pin)
 
 
 class Wire:
@@ -150,7 +155,7 @@ class Sercom(I2cMaster, Peripheral):
 
     def attach(self, part, cs=None, dc=None):
         """``part.spi_byte(byte, dc_level) -> miso byte or None``, each byte while ``cs`` (a pin) is low."""
-        self.part, self.cs, self.dc = part, cs, dc
+        self.part, self.cs, self.dc = part, pin_number(cs), pin_number(dc)
 
     def reset(self):
         super().reset()
@@ -161,6 +166,7 @@ class Sercom(I2cMaster, Peripheral):
         self._event = None
         self._lines = 0         # IRQ lines now pending (bit per line)
         self.ctrla = self.ctrlb = self.ctrlc = 0
+        self._char_ns = None    # the time a character takes, kept until the configuration changes
 
     # -- configuration ------------------------------------------------------------------------------------
     @property
@@ -253,6 +259,7 @@ class Sercom(I2cMaster, Peripheral):
             self._request(self.trig_rx, False)
             return
         self.store(offset, size, value)
+        self._char_ns = None
         self.ctrla, self.ctrlb = self.stored(CTRLA, 4), self.stored(CTRLB, 4)
         self.ctrlc = self.stored(CTRLC, 4)
         if offset == CTRLA:
@@ -297,7 +304,10 @@ class Sercom(I2cMaster, Peripheral):
             self.status |= I2CM_RXNACK
             return
         wire = self.wire
-        wire.send(self.mcu.now_ns(), self.char_ns())
+        char_ns = self._char_ns
+        if char_ns is None:
+            char_ns = self._char_ns = self.char_ns()
+        wire.send(self.mcu.now_ns(), char_ns)
         self.bytes_out += 1
         miso = self._shift(value)
         if self.mode in (MODE_USART_EXT, MODE_USART_INT):
@@ -308,6 +318,49 @@ class Sercom(I2cMaster, Peripheral):
             else:
                 self.status |= BUFOVF   # far more unread than the buffer holds: lost (flagged a little early)
         self._request(self.trig_tx)
+
+    def dma_block(self, offset, data):
+        """A whole DMA block for DATA in one call (the DMAC's fast path for a TX channel this SERCOM
+        paces): the same wire times, bytes and requests as one beat at a time. Returns how many bytes it
+        took (0: go beat by beat, e.g. an RX channel waits on the same transfer)."""
+        if offset != DATA or not self.enabled or self.mode != MODE_SPI_MASTER or not data:
+            return 0
+        rx = bool(self.ctrlb & CTRLB_RXEN)
+        if rx and self._dmac() is not None and self._dmac().waiting(self.trig_rx):
+            return 0
+        char_ns = self._char_ns
+        if char_ns is None:
+            char_ns = self._char_ns = self.char_ns()
+        wire, n = self.wire, len(data)
+        wire.send(self.mcu.now_ns(), char_ns)
+        first_end = wire.last_end
+        wire.last_end += (n - 1) * char_ns
+        wire.last_start = wire.last_end - char_ns
+        self.bytes_out += n
+        miso = self._shift_block(data)
+        if rx:
+            room = max(0, RX_KEEP - len(wire.rx))
+            for i in range(min(n, room)):
+                b = miso[i] if miso is not None and miso[i] is not None else MISO_IDLE
+                wire.receive(first_end + i * char_ns, b & 0xFF)
+            if n > room:
+                self.status |= BUFOVF
+            self._request(self.trig_rx)
+        self._request(self.trig_tx)
+        return n
+
+    def _shift_block(self, data):
+        """The bytes to the part: in one call if it takes blocks (write-only), else each with its MISO."""
+        part = self.part
+        port = self.mcu.port
+        if part is None or (self.cs is not None and port.level(self.cs)):
+            return None
+        dc = port.level(self.dc) if self.dc is not None else None
+        bulk = getattr(part, "spi_bytes", None)
+        if bulk is not None:
+            bulk(data, dc)
+            return None
+        return [part.spi_byte(b, dc) for b in data]
 
     def _shift(self, value):
         part = self.part
