@@ -16,7 +16,7 @@ A board with no ``UsbHost`` is a board on a charger: the device is never reset a
 
 import struct
 
-from .periph.usb import ACK, STALL
+from .periph.usb import ACK, NAK, STALL
 
 # Full-speed timing (USB 2.0 spec): a byte is 8 bit times at 12 Mbit/s (bit stuffing not counted)
 BYTE_NS = 8 * 1_000_000_000 / 12_000_000
@@ -93,63 +93,31 @@ class Task:
         self.gen, self.epoch, self.tries = gen, epoch, 0
 
 
-class UsbHost:
-    def __init__(self, mcu, on_serial=None, usb=None):
+class Wire:
+    """The host controller's side of the bus: tasks (generators) yield requests, each a sleep, a wait for
+    data to send, or one transaction on the wire, which gets back (handshake, data)."""
+
+    def __init__(self, mcu, usb):
         self.mcu = mcu
-        self.usb = usb if usb is not None else mcu.peripheral("USB")
-        self.usb.on_attach = self._on_attach
-        self.usb.on_endpoint = self._on_endpoint
-        self.on_serial = on_serial
-        self.received = bytearray()   # everything the serial port gave, when no ``on_serial`` is set
-        self.state = "detached"       # detached, attached, enumerating, configured, open, failed
-        self.device = {}              # from the descriptors: vid, pid, manufacturer, product, serial
-        self.interfaces = []
-        self.cdc = None
+        self.usb = usb
         self.address = 0
         self.max_packet0 = 8
+        self.bulk_packet = 64
         self.transactions = 0
         self.timeouts = 0             # transactions the device did not answer
-        self.opened_ns = None
-        self._epoch = 0
+        self._epoch = 0               # a new connection starts a new epoch: older tasks die
         self._bus_free_ns = 0
         self._parked = {}             # endpoint number -> [(task, request)] NAKed, waiting for the firmware
         self._tx = bytearray()
         self._tx_waiter = None
-        if self.usb.attached():
-            self._on_attach(True)
+        usb.on_endpoint = self._on_endpoint
 
-    # -- serial ---------------------------------------------------------------------------------------------
-    def write(self, data):
-        """Queue bytes for the device's CDC bulk OUT endpoint (sent once the port is open)."""
-        self._tx += bytes(data)
-        waiter, self._tx_waiter = self._tx_waiter, None
-        if waiter is not None:
-            self._after(0, waiter, None)
-
-    def is_open(self):
-        return self.state == "open"
-
-    def _deliver(self, data):
-        if self.on_serial is not None:
-            self.on_serial(data)
-        else:
-            self.received += data
-
-    # -- the cable ------------------------------------------------------------------------------------------
-    def _on_attach(self, attached):
-        self._epoch += 1             # what was under way belongs to the old connection
+    def _new_epoch(self):
+        self._epoch += 1
         self._parked.clear()
         self._tx_waiter = None
         self.address = 0
-        self.cdc = None
-        if attached:
-            self.state = "attached"
-            self._spawn(self._enumerate())
-        else:
-            self.state = "detached"
-            self.mcu.log("usb", "host: device gone")
 
-    # -- the task runner: generators that yield requests ----------------------------------------------------
     def _spawn(self, gen):
         self._step(Task(gen, self._epoch), None)
 
@@ -175,29 +143,33 @@ class UsbHost:
     def _after(self, ns, task, value):
         self.mcu.at(ns, lambda: self._step(task, value))
 
+    def _wake_writer(self):
+        waiter, self._tx_waiter = self._tx_waiter, None
+        if waiter is not None:
+            self._after(0, waiter, None)
+
     def _issue(self, task, request):
-        """The transaction takes the wire after whatever is on it, and is decided at its end."""
+        """The transaction takes the wire after whatever is on it, and is decided at its end (an IN is timed
+        as a full packet)."""
         now = self.mcu.now_ns()
-        payload = len(request[3]) if request[0] in (SETUP, OUT) else self._in_size(request)
+        kind, n = request[0], request[2]
+        payload = len(request[3]) if kind != IN else (self.max_packet0 if n == 0 else self.bulk_packet)
         end = max(now, self._bus_free_ns) + transaction_ns(payload)
         self._bus_free_ns = end
         self.mcu.at(end - now, lambda: self._complete(task, request))
 
-    def _in_size(self, request):
-        return self.max_packet0 if request[2] == 0 else (self.cdc[3] if self.cdc else 64)
-
     def _complete(self, task, request):
         if task.epoch != self._epoch:
             return
-        kind, n = request[0], request[2]
+        kind, address, n, data = request
         self.transactions += 1
         if kind == SETUP:
-            result = (self.usb.setup(request[1], n, request[3]), b"")
+            result = (self.usb.setup(address, n, data), b"")
         elif kind == IN:
-            result = self.usb.in_token(request[1], n)
+            result = self.usb.in_token(address, n)
         else:
-            result = (self.usb.out_token(request[1], n, request[3]), b"")
-        if result[0] == "NAK":
+            result = (self.usb.out_token(address, n, data), b"")
+        if result[0] == NAK:
             self._parked.setdefault(n, []).append((task, request))
         elif result[0] is None and task.tries + 1 < TIMEOUT_RETRIES:
             task.tries += 1
@@ -210,7 +182,6 @@ class UsbHost:
         for task, request in self._parked.pop(n, ()):
             self._issue(task, request)
 
-    # -- transfers ------------------------------------------------------------------------------------------
     def _token(self, kind, n, data=b""):
         return (yield (kind, self.address, n, bytes(data)))
 
@@ -242,6 +213,48 @@ class UsbHost:
 
     def get_descriptor(self, kind, index, length, language=0):
         return (yield from self.control(0x80, GET_DESCRIPTOR, (kind << 8) | index, language, length))
+
+
+
+class UsbHost(Wire):
+    def __init__(self, mcu, on_serial=None, usb=None):
+        super().__init__(mcu, usb if usb is not None else mcu.peripheral("USB"))
+        self.usb.on_attach = self._on_attach
+        self.on_serial = on_serial
+        self.received = bytearray()   # everything the serial port gave, when no ``on_serial`` is set
+        self.state = "detached"       # detached, attached, enumerating, configured, open, failed
+        self.device = {}              # from the descriptors: vid, pid, manufacturer, product, serial
+        self.interfaces = []
+        self.cdc = None
+        self.opened_ns = None
+        if self.usb.attached():
+            self._on_attach(True)
+
+    # -- serial ---------------------------------------------------------------------------------------------
+    def write(self, data):
+        """Queue bytes for the device's CDC bulk OUT endpoint (sent once the port is open)."""
+        self._tx += bytes(data)
+        self._wake_writer()
+
+    def is_open(self):
+        return self.state == "open"
+
+    def _deliver(self, data):
+        if self.on_serial is not None:
+            self.on_serial(data)
+        else:
+            self.received += data
+
+    # -- the cable ------------------------------------------------------------------------------------------
+    def _on_attach(self, attached):
+        self._new_epoch()            # what was under way belongs to the old connection
+        self.cdc = None
+        if attached:
+            self.state = "attached"
+            self._spawn(self._enumerate())
+        else:
+            self.state = "detached"
+            self.mcu.log("usb", "host: device gone")
 
     # -- enumeration ----------------------------------------------------------------------------------------
     def _fail(self, why):
@@ -313,6 +326,7 @@ class UsbHost:
         self.cdc = find_cdc(self.interfaces)
         if self.cdc is None:
             return self._fail("no CDC ACM interface")
+        self.bulk_packet = self.cdc[3]
         itf = self.cdc[0]
         if (yield from self.control(0x21, SET_LINE_CODING, 0, itf, LINE_CODING)) is None:
             return self._fail("SET_LINE_CODING")

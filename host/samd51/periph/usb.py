@@ -237,6 +237,48 @@ class Endpoint:
         return ACK
 
 
+class Frames:
+    """The host's SOFs as the device sees them: FNUM and INTFLAG.SOF follow from the time since the bus reset;
+    an event a frame runs only while the firmware has the SOF interrupt enabled."""
+
+    def __init__(self, usb):
+        self.usb = usb
+        self.start_ns = None         # when frame 0 began (the end of the last bus reset); None: no frames
+        self.acked = 0               # the frame whose SOF the firmware last cleared
+        self._event = None
+
+    def stop(self):
+        self.start_ns = None
+        self.usb.mcu.cancel(self._event)
+        self._event = None
+
+    def start(self):
+        self.start_ns = self.usb.mcu.now_ns()
+        self.acked = 0
+
+    def number(self):
+        if self.start_ns is None:
+            return 0
+        return (self.usb.mcu.now_ns() - self.start_ns) // FRAME_NS
+
+    def sof_pending(self):
+        return self.start_ns is not None and self.number() > self.acked
+
+    def ack(self):
+        self.acked = self.number()
+
+    def listen(self):
+        """Wake the firmware at the next SOF, and the ones after, while it enables the SOF interrupt."""
+        if self._event is None and self.usb.inten & SOF and self.start_ns is not None:
+            due = self.start_ns + (self.number() + 1) * FRAME_NS
+            self._event = self.usb.mcu.at(due - self.usb.mcu.now_ns(), self._on_sof)
+
+    def _on_sof(self):
+        self._event = None
+        self.usb.sof()
+        self.listen()
+
+
 class Usb(Peripheral):
     NAME = "USB"
     BASE = 0x41000000
@@ -254,8 +296,8 @@ class Usb(Peripheral):
                 self._owner[off + i] = (off, 8 * i)
         self._levels = [False] * 4
         self._sync_event = None
-        self._sof_event = None
         self._was_attached = False
+        self.frames = Frames(self)
         self.reset()
 
     def reset(self):
@@ -270,13 +312,10 @@ class Usb(Peripheral):
         self.intflag = 0
         self.descadd = 0
         self.padcal = 0
-        self.frame0_ns = None        # when frame 0 began (the end of the last bus reset); None: no frames
-        self._sof_acked = 0          # the frame whose SOF the firmware last cleared
+        self.frames.stop()
         for ep in self.endpoints:
             ep.reset()
         self.mcu.cancel(self._sync_event)
-        self.mcu.cancel(self._sof_event)
-        self._sof_event = None
         self._update_irqs()
         self._check_attach()  # a reset takes the pull-up off: the host sees a detach
 
@@ -313,7 +352,7 @@ class Usb(Peripheral):
         if reg == EPINTSMRY:
             return sum(1 << ep.n for ep in self.endpoints if ep.intflag)
         if reg == FNUM:
-            return (self.frame() & 0x7FF) << 3
+            return (self.frames.number() & 0x7FF) << 3
         if reg == STATUS:
             return STATUS_LINESTATE_J if self.attached() else 0
         if reg == FSMSTATUS:
@@ -364,7 +403,7 @@ class Usb(Peripheral):
             self.inten &= ~(v & m)
         elif reg == INTENSET:
             self.inten |= v & m & INT_MASK
-            self._schedule_sof()
+            self.frames.listen()
         elif reg == INTFLAG:
             self.clear_flags(v & m)
         elif reg == DESCADD:
@@ -407,40 +446,26 @@ class Usb(Peripheral):
             self._was_attached = now
             self.mcu.log("usb", "D+ pull-up %s" % ("on: attached" if now else "off: detached"))
             if not now:
-                self.frame0_ns = None
+                self.frames.stop()
                 self.fsmstate = FSMSTATE_OFF
             if self.on_attach is not None:
                 self.on_attach(now)
 
-    def frame(self):
-        if self.frame0_ns is None:
-            return 0
-        return (self.mcu.now_ns() - self.frame0_ns) // FRAME_NS
-
     def flags(self):
-        """INTFLAG, with SOF set when a frame has begun since the firmware last cleared it (no event a frame
-        unless the firmware enabled the SOF interrupt)."""
-        sof = SOF if self.frame0_ns is not None and self.frame() > self._sof_acked else 0
-        return self.intflag | sof
+        """INTFLAG, with SOF set when a frame has begun since the firmware last cleared it."""
+        return self.intflag | (SOF if self.frames.sof_pending() else 0)
 
     def clear_flags(self, bits):
         self.intflag &= ~bits
         if bits & SOF:
-            self._sof_acked = self.frame()
+            self.frames.ack()
 
     def raise_flags(self, bits):
         self.intflag |= bits
         self._update_irqs(raised=True)
 
-    def _schedule_sof(self):
-        if self._sof_event is None and self.inten & SOF and self.frame0_ns is not None:
-            due = self.frame0_ns + (self.frame() + 1) * FRAME_NS
-            self._sof_event = self.mcu.at(due - self.mcu.now_ns(), self._on_sof)
-
-    def _on_sof(self):
-        self._sof_event = None
+    def sof(self):
         self._update_irqs(raised=True)
-        self._schedule_sof()
 
     def _update_irqs(self, raised=False):
         """The four NVIC lines are levels: pending at a rising edge, or when a flag was raised while the line
@@ -464,16 +489,15 @@ class Usb(Peripheral):
         and every endpoint but the control endpoint's type, and raises EORST; frames start."""
         if begin:
             self.fsmstate = FSMSTATE_RESET
-            self.frame0_ns = None
+            self.frames.stop()
             return
         self.dadd = 0
         for ep in self.endpoints:
             ep.bus_reset()
         self.fsmstate = FSMSTATE_ON
-        self.frame0_ns = self.mcu.now_ns()
-        self._sof_acked = 0
+        self.frames.start()
         self.raise_flags(EORST)
-        self._schedule_sof()
+        self.frames.listen()
 
     def addressed(self, addr):
         return addr == (self.dadd & 0x7F if self.dadd & DADD_ADDEN else 0) and self.attached()
