@@ -24,8 +24,7 @@ BACKUP_RAM = (0x47000000, 0x2000)    # 8 KB
 SW_CALIB = 0x00800080                # NVM software calibration area (USB pad trims, ADC biases)
 SERIAL_WORDS = (0x008061FC, 0x00806010, 0x00806014, 0x00806018)
 RESET_HZ = 48_000_000                # DFLL48M drives GCLK0 out of reset
-MAX_SLICE = 200_000                  # cycles between looks at the pending interrupts (PRIMASK/BASEPRI changes)
-MASKED_SLICE = 2_000                 # while an interrupt waits on PRIMASK/BASEPRI: look often
+MAX_SLICE = 200_000                  # cycles at most between two looks at the run loop's state
 NEVER = 2 ** 64 - 1
 WFI = 0xBF30
 WFE = 0xBF20
@@ -46,6 +45,7 @@ class PyCounter:
     def __init__(self):
         self.cycles = 0
         self.limit = NEVER
+        self.watch = self.primask = self.basepri = 0
 
 
 class Mcu:
@@ -192,6 +192,19 @@ class Mcu:
         if handle is not None:
             handle.fn = None
 
+    def skip_poll(self, n):
+        """Add up to 2**n cycles (capped) of polling, stopping at the next event; returns the cycles added."""
+        ctr = self._ctr
+        step = 16 << min(n, 16)
+        self._events_drop_cancelled()
+        if self._events:
+            step = min(step, self.cycles_at(self._events[0].due) - ctr.cycles)
+        if step <= 0:
+            self.request_stop()   # the event is due: let the run loop fire it
+            return 0
+        ctr.cycles += step
+        return step
+
     def set_pending(self, irqn):
         self.nvic.set_pending(16 + irqn)
 
@@ -238,9 +251,11 @@ class Mcu:
 
     def request_stop(self):
         """End the current CPU slice soon (an interrupt became takeable, or the run should end)."""
+        # Not uc.emu_stop(): called inside an MMIO callback it leaves the PC on the accessing instruction,
+        # which then runs again. The block counter stops the CPU at the next block instead.
         if self._in_emu:
             self._stop_asked = True
-            self.uc.emu_stop()
+            self._ctr.limit = 0
 
     def pc(self):
         return self.uc.reg_read(A.UC_ARM_REG_PC)
@@ -265,6 +280,9 @@ class Mcu:
         ctr.cycles += size >> 1
         if self.profile is not None:
             self.profile.add(address, size >> 1)
+        if ctr.watch and (uc.reg_read(A.UC_ARM_REG_PRIMASK), uc.reg_read(A.UC_ARM_REG_BASEPRI)) != (
+                ctr.primask, ctr.basepri):
+            ctr.watch, ctr.limit = 0, 0
         if ctr.cycles >= ctr.limit:
             ctr.limit = NEVER
             uc.emu_stop()
@@ -289,7 +307,11 @@ class Mcu:
 
     def _slice(self, end):
         ctr = self._ctr
-        limit = ctr.cycles + (MASKED_SLICE if self.nvic.held_off() else MAX_SLICE)
+        ctr.watch = 1 if self.nvic.held_off() else 0
+        if ctr.watch:   # the block counter stops the CPU when PRIMASK/BASEPRI change (CPSIE, MSR)
+            ctr.primask = self.uc.reg_read(A.UC_ARM_REG_PRIMASK)
+            ctr.basepri = self.uc.reg_read(A.UC_ARM_REG_BASEPRI)
+        limit = ctr.cycles + MAX_SLICE
         self._events_drop_cancelled()
         if self._events:
             limit = min(limit, self.cycles_at(self._events[0].due))
@@ -308,7 +330,7 @@ class Mcu:
             self._cpu_error(err)
             return
         finally:
-            ctr.limit = NEVER
+            ctr.limit, ctr.watch = NEVER, 0
         self._in_emu = False
         if not self._stop_asked and ctr.cycles < self._slice_limit and self._halfword(self.pc() - 2) == WFI:
             self._sleep(end)
