@@ -159,3 +159,14 @@ def test_a_block_of_pixels_lands_as_byte_by_byte_does(panel):
     other.spi_byte(0x12, 1)
     panel.spi_byte(0x12, 1)
     assert panel.mem == other.mem and panel.pixels_written == other.pixels_written == 301
+
+
+def test_each_ramwr_is_logged_with_its_window_and_pixels_when_a_clock_is_given(panel):
+    area(panel, 0, 0, 3, 3, [RED] * 16)                    # no clock: nothing logged
+    now = [5_000]
+    panel.clock = lambda: now[0]
+    area(panel, 1, 2, 4, 3, [GREEN] * 8)
+    now[0] = 9_000
+    area(panel, 0, 0, 159, 127, [BLUE] * 100)              # a part of a big window
+    assert panel.updates == [[5_000, 1, 2, 4, 3, 8], [9_000, 0, 0, 159, 127, 100]]
+    assert panel.report()["ramwr"] == 2

@@ -32,6 +32,7 @@ MADCTL = 0x36
 COLMOD = 0x3A
 
 MY, MX, MV, BGR = 0x80, 0x40, 0x20, 0x08
+MAX_UPDATES = 200_000        # RAMWRs logged (a long run's cap)
 COLMOD_16, COLMOD_18 = 0x05, 0x06
 
 
@@ -39,6 +40,8 @@ class ST7735R:
     def __init__(self):
         self.mem = array("H", [0]) * (W * H)   # RGB565 a pixel, panel memory order (row-major, 128 wide)
         self.backlight = None                  # () -> duty 0.0..1.0 (or None): the board wires the PWM pin
+        self.clock = None                      # () -> ns: when set, each RAMWR is logged in ``updates``
+        self.updates = []                      # [ns, x0, y0, x1, y1, pixels] a RAMWR (frame timing figures)
         self.commands = 0
         self.pixels_written = 0
         self.resets = 0
@@ -112,6 +115,8 @@ class ST7735R:
             self.on = False
         elif byte == RAMWR:
             self.x, self.y = self.x0, self.y0
+            if self.clock is not None and len(self.updates) < MAX_UPDATES:
+                self.updates.append([self.clock(), self.x0, self.y0, self.x1, self.y1, 0])
         self.params.setdefault(byte, [])
 
     def _param(self, byte):
@@ -152,6 +157,8 @@ class ST7735R:
         if 0 <= col < W and 0 <= row < H:
             self.mem[row * W + col] = color
             self.pixels_written += 1
+            if self.updates and self.clock is not None:
+                self.updates[-1][5] += 1
         self.x += 1
         if self.x > self.x1:
             self.x = self.x0
@@ -201,4 +208,5 @@ class ST7735R:
             "size": [VIEW_W, VIEW_H], "on": self.on and not self.sleeping, "madctl": self.madctl,
             "colmod": self.colmod, "inverted": self.inverted, "commands": self.commands,
             "pixels_written": self.pixels_written, "resets": self.resets, "backlight": self.backlight_duty(),
+            "ramwr": len(self.updates),
         }
