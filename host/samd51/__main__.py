@@ -91,7 +91,7 @@ def main(argv=None):
     print("cycles: %d  simulated: %.3f ms  host: %.2f s  %.2f M cycles/s  exceptions: %d  WFI: %d" % (
         mcu.cycles, mcu.now_ns() / 1e6, spent, mcu.cycles / spent / 1e6, mcu.nvic.entries, mcu.sleeps))
     print("unmodelled registers touched: %d" % len(mcu.unmodelled_seen))
-    for (name, offset), (ns, op, size, value, pc) in mcu.unmodelled_seen.items():
+    for (name, offset), (ns, op, size, _value, _pc) in mcu.unmodelled_seen.items():
         print("  %8.3f ms  %s+0x%03X %s%d" % (ns / 1e6, name, offset, op, size * 8))
     print("where the cycles went (256-byte regions):")
     for line in hist.lines(args.top):

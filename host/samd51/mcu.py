@@ -9,13 +9,14 @@ import heapq
 import importlib
 import pkgutil
 
-from unicorn import UC_ARCH_ARM, UC_HOOK_BLOCK, UC_HOOK_INTR, UC_MODE_MCLASS, UC_MODE_THUMB, Uc, UcError
+from unicorn import UC_ARCH_ARM, UC_HOOK_BLOCK, UC_HOOK_INTR, UC_MODE_MCLASS, UC_MODE_THUMB, Uc
 from unicorn import arm_const as A
 
 from . import periph as periph_pkg
 from .bus import Bus
 from .native import NativeCounter
 from .nvic import Nvic
+from .runloop import NEVER, RunLoop
 
 FLASH = (0x00000000, 0x80000)        # 512 KB internal flash (bootloader 0..0x4000, the UF2 from 0x4000)
 NVM_ROWS = (0x00800000, 0x8000)      # calibration, user row and serial number
@@ -24,10 +25,6 @@ BACKUP_RAM = (0x47000000, 0x2000)    # 8 KB
 SW_CALIB = 0x00800080                # NVM software calibration area (USB pad trims, ADC biases)
 SERIAL_WORDS = (0x008061FC, 0x00806010, 0x00806014, 0x00806018)
 RESET_HZ = 48_000_000                # DFLL48M drives GCLK0 out of reset
-MAX_SLICE = 200_000                  # cycles at most between two looks at the run loop's state
-NEVER = 2 ** 64 - 1
-WFI = 0xBF30
-WFE = 0xBF20
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 
 
@@ -48,7 +45,7 @@ class PyCounter:
         self.watch = self.primask = self.basepri = 0
 
 
-class Mcu:
+class Mcu(RunLoop):
     def __init__(self, board=None, verbose=False):
         self.verbose = verbose
         self.lines = []             # (ns, kind, text): the run's log
@@ -139,7 +136,7 @@ class Mcu:
         self.uc.mem_write(addr, bytes(data))
 
     def reset(self, vector_table=None):
-        """Power-on reset: through the bootloader at 0 if one is loaded, else straight to the table at 0x4000."""
+        """Power-on reset: through the bootloader at 0 if one is loaded, else the table at 0x4000."""
         if vector_table is None:
             vector_table = 0 if self.mem_read(4, 4) != b"\xff\xff\xff\xff" else 0x4000
         sp = int.from_bytes(self.mem_read(vector_table, 4), "little")
@@ -275,103 +272,3 @@ class Mcu:
         self.unmodelled(self.bus.owner(0x42003400), 0x1000000 + offset, size, "AHB " + op, value)
 
     # -- the run loop ---------------------------------------------------------------------------------------
-    def _on_block(self, uc, address, size, _):
-        ctr = self._ctr
-        ctr.cycles += size >> 1
-        if self.profile is not None:
-            self.profile.add(address, size >> 1)
-        if ctr.watch and (uc.reg_read(A.UC_ARM_REG_PRIMASK), uc.reg_read(A.UC_ARM_REG_BASEPRI)) != (
-                ctr.primask, ctr.basepri):
-            ctr.watch, ctr.limit = 0, 0
-        if ctr.cycles >= ctr.limit:
-            ctr.limit = NEVER
-            uc.emu_stop()
-
-    def _on_intr(self, uc, intno, _):
-        self.nvic.on_intr(intno)
-
-    def run(self, cycles=None, until_ns=None):
-        """Run until ``stop()``, ``cycles`` more cycles or ``until_ns``; returns the stop reason."""
-        self.stop_reason = None
-        end = None if cycles is None else self.cycles + cycles
-        if until_ns is not None:
-            end = min(end, self.cycles_at(until_ns)) if end is not None else self.cycles_at(until_ns)
-        while self.stop_reason is None:
-            if end is not None and self.cycles >= end:
-                self.stop_reason = "cycles"
-                break
-            self._fire_due()
-            self.nvic.take_pending()
-            self._slice(end)
-        return self.stop_reason
-
-    def _slice(self, end):
-        ctr = self._ctr
-        ctr.watch = 1 if self.nvic.held_off() else 0
-        if ctr.watch:   # the block counter stops the CPU when PRIMASK/BASEPRI change (CPSIE, MSR)
-            ctr.primask = self.uc.reg_read(A.UC_ARM_REG_PRIMASK)
-            ctr.basepri = self.uc.reg_read(A.UC_ARM_REG_BASEPRI)
-        limit = ctr.cycles + MAX_SLICE
-        self._events_drop_cancelled()
-        if self._events:
-            limit = min(limit, self.cycles_at(self._events[0].due))
-        if end is not None:
-            limit = min(limit, end)
-        ctr.limit = self._slice_limit = max(limit, ctr.cycles + 1)
-        pc = self.pc()
-        self._in_emu, self._stop_asked = True, False
-        try:
-            self.uc.emu_start(pc | 1, 0xFFFFFFFE)
-        except UcError as err:
-            self._in_emu = False
-            hook_error = getattr(self.uc, "_hook_exception", None)
-            if hook_error is not None:  # a model raised inside a callback: Unicorn reports it as a CPU error
-                raise hook_error
-            self._cpu_error(err)
-            return
-        finally:
-            ctr.limit, ctr.watch = NEVER, 0
-        self._in_emu = False
-        if not self._stop_asked and ctr.cycles < self._slice_limit and self._halfword(self.pc() - 2) == WFI:
-            self._sleep(end)
-
-    def _halfword(self, addr):
-        try:
-            return int.from_bytes(self.uc.mem_read(addr, 2), "little")
-        except UcError:
-            return None
-
-    def _cpu_error(self, err):
-        pc = self.pc()
-        if self._halfword(pc) == WFE:  # Unicorn has no WFE: a hint, so step over it
-            self.uc.reg_write(A.UC_ARM_REG_PC, (pc + 2) | 1)
-            self.add_cycles(1)
-            return
-        self.stop("cpu error at pc=0x%X: %s" % (pc, err))
-
-    def _sleep(self, end):
-        """WFI: time jumps to the next event until an enabled interrupt is pending (PRIMASK or not)."""
-        self.sleeps += 1
-        ctr = self._ctr
-        while self.stop_reason is None and not self.nvic.wake_pending():
-            self._events_drop_cancelled()
-            if not self._events:
-                self.stop("WFI with nothing scheduled at pc=0x%X" % self.pc())
-                return
-            due = self.cycles_at(self._events[0].due)
-            if end is not None and due > end:
-                ctr.cycles = max(ctr.cycles, end)
-                return
-            ctr.cycles = max(ctr.cycles, due)
-            self._fire_due()
-
-    def _events_drop_cancelled(self):
-        while self._events and self._events[0].fn is None:
-            heapq.heappop(self._events)
-
-    def _fire_due(self):
-        now = self.now_ns()
-        while self._events and self._events[0].due <= now:
-            event = heapq.heappop(self._events)
-            if event.fn is not None:
-                event.fn()

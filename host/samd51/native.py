@@ -3,7 +3,8 @@
 A Python block hook costs about 1 us a block (Unicorn's ctypes wrapper and ours), a block being ~6 cycles:
 that capped the machine near 5 M cycles/s. This one adds the block's halfwords to ``cycles``, stops the CPU
 when ``cycles`` reaches ``limit`` (or, while ``watch`` is set, when PRIMASK or BASEPRI changes: an
-interrupt held off by them is taken right after CPSIE) and keeps a histogram of cycles by 256-byte region of flash. It is built
+interrupt held off by them is taken right after CPSIE) and keeps a histogram of cycles by 256-byte
+region of flash. It is built
 with the system's C compiler on first use into a cache directory; without a compiler Mcu falls back to
 the Python hook (same numbers, slower).
 """
@@ -62,7 +63,8 @@ UC_HOOK_BLOCK = 8
 class Counter(ctypes.Structure):
     _fields_ = [("cycles", ctypes.c_uint64), ("limit", ctypes.c_uint64), ("stop", ctypes.c_void_p),
                 ("reg_read", ctypes.c_void_p), ("watch", ctypes.c_uint64), ("primask", ctypes.c_uint64),
-                ("basepri", ctypes.c_uint64), ("primask_id", ctypes.c_uint64), ("basepri_id", ctypes.c_uint64),
+                ("basepri", ctypes.c_uint64), ("primask_id", ctypes.c_uint64),
+                ("basepri_id", ctypes.c_uint64),
                 ("hist", ctypes.POINTER(ctypes.c_uint64)), ("hist_base", ctypes.c_uint64),
                 ("hist_len", ctypes.c_uint64)]
 

@@ -144,7 +144,7 @@ class Nvic:
         exc_return = 0xFFFFFFF1 if handler else (0xFFFFFFFD if use_psp else 0xFFFFFFF9)
         if extended:
             exc_return &= ~EXC_RETURN_BASIC
-        # Handler mode always runs on MSP with SPSEL and FPCA clear; switch the bank while still in thread mode.
+        # Handler mode runs on MSP with SPSEL and FPCA clear; switch the bank while still in thread mode.
         if use_psp:
             uc.reg_write(A.UC_ARM_REG_PSP, frame)
         else:
@@ -168,10 +168,10 @@ class Nvic:
         count = 26 if extended else 8
         raw = bytes(uc.mem_read(sp, 4 * count))
         words = [int.from_bytes(raw[4 * i: 4 * i + 4], "little") for i in range(count)]
-        for reg, value in zip(BASIC_REGS[:6], words[:6]):
+        for reg, value in zip(BASIC_REGS[:6], words[:6], strict=True):
             uc.reg_write(reg, value)
         if extended:
-            for reg, value in zip(FP_REGS, words[8:25]):
+            for reg, value in zip(FP_REGS, words[8:25], strict=True):
                 uc.reg_write(reg, value)
         xpsr = words[7]
         sp += 4 * count + (4 if xpsr & XPSR_ALIGN else 0)

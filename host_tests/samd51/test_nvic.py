@@ -3,9 +3,32 @@ SVC, SysTick and WFI, with hand-encoded Thumb code in RAM (no firmware)."""
 
 import struct
 
-from thumb_asm import (B_NEXT, BX_LR, CPSID_I, CPSIE_I, DATA, ISB, RAM, STACK_TOP, WFI, Machine, adds,
-                       b_back, b_self, ldr32, log, logged, mov_from_lr, movs, msr, pend, record, str_,
-                       svc, vmov_s0_from)
+from thumb_asm import (
+    B_NEXT,
+    BX_LR,
+    CPSID_I,
+    CPSIE_I,
+    DATA,
+    ISB,
+    RAM,
+    STACK_TOP,
+    WFI,
+    Machine,
+    adds,
+    b_back,
+    b_self,
+    ldr32,
+    log,
+    logged,
+    mov_from_lr,
+    movs,
+    msr,
+    pend,
+    record,
+    str_,
+    svc,
+    vmov_s0_from,
+)
 from unicorn import arm_const as A
 
 IRQ0 = 16

@@ -84,8 +84,9 @@ class Registers(Peripheral):
 
     REGS maps offset -> width in bytes of the registers the model knows; RESET their reset values. Reads go
     through ``read_reg(reg)`` and writes through ``write_reg(reg, bits, mask)`` (``bits`` already shifted into
-    place within the register, ``mask`` the written bytes), so a subclass overrides those two for the registers
-    that compute or act (ready bits, write-1-to-clear flags). Bytes no register covers are logged as unmodelled.
+    place within the register, ``mask`` the written bytes), so a subclass overrides those two for the
+    registers that compute or act (ready bits, write-1-to-clear flags). Bytes no register covers are logged
+    as unmodelled.
     """
 
     REGS = {}

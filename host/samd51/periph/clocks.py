@@ -1,4 +1,5 @@
-"""The SAMD51's power, clock and reset controllers: SUPC, OSCCTRL, OSC32KCTRL, GCLK, MCLK, CMCC, PM, RSTC, PAC, WDT.
+"""The SAMD51's power, clock and reset controllers: SUPC, OSCCTRL, OSC32KCTRL, GCLK, MCLK, CMCC, PM,
+RSTC, PAC, WDT.
 
 Oscillators, PLLs and synchronisers are ready at once: a status poll through Python costs more than the
 whole boot otherwise. GCLK keeps what the firmware writes so the CPU clock follows GCLK0 (DPLL0 at 120 MHz
@@ -32,7 +33,8 @@ class Supc(Registers):
 
 class Oscctrl(Registers):
     NAME, BASE = "OSCCTRL", 0x40001000
-    EVCTRL, INTENCLR, INTENSET, INTFLAG, STATUS, XOSCCTRL0, XOSCCTRL1 = 0x00, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18
+    EVCTRL, INTENCLR, INTENSET, INTFLAG, STATUS = 0x00, 0x04, 0x08, 0x0C, 0x10
+    XOSCCTRL0, XOSCCTRL1 = 0x14, 0x18
     DFLLCTRLA, DFLLCTRLB, DFLLVAL, DFLLMUL, DFLLSYNC = 0x1C, 0x20, 0x24, 0x28, 0x2C
     DPLL = (0x30, 0x44)   # DPLLCTRLA; + 0x4 DPLLRATIO, + 0x8 DPLLCTRLB, + 0xC DPLLSYNCBUSY, + 0x10 DPLLSTATUS
     # XOSCRDY0/1, DFLLRDY, DFLLLCKF, DFLLLCKC, DPLL0LCKR, DPLL1LCKR
@@ -204,7 +206,8 @@ class Wdt(Registers):
     """WDT: configured and cleared, never bites (a stalled firmware shows as a stall, not a reset)."""
 
     NAME, BASE = "WDT", 0x40002000
-    CTRLA, CONFIG, EWCTRL, INTENCLR, INTENSET, INTFLAG, SYNCBUSY, CLEAR = 0x0, 0x1, 0x2, 0x4, 0x5, 0x6, 0x8, 0xC
+    CTRLA, CONFIG, EWCTRL, INTENCLR, INTENSET, INTFLAG = 0x0, 0x1, 0x2, 0x4, 0x5, 0x6
+    SYNCBUSY, CLEAR = 0x8, 0xC
     REGS = {0x0: 1, 0x1: 1, 0x2: 1, 0x4: 1, 0x5: 1, 0x6: 1, 0x8: 4, 0xC: 1}
     RESET = {CONFIG: 0xBB, EWCTRL: 0x0B}
 

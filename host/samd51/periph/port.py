@@ -55,7 +55,8 @@ class Port(Registers):
         else:
             self.driven[n] = 1 if level else 0
         eic = self.mcu.peripheral("EIC")
-        if eic is not None and self.level(n) != before and self.pincfg(n) & PINCFG_PMUXEN and self.function(n) == 0:
+        to_eic = self.pincfg(n) & PINCFG_PMUXEN and self.function(n) == 0   # function A: EXTINT
+        if eic is not None and to_eic and self.level(n) != before:
             eic.pin_edge(n, self.level(n))
 
     def level(self, pin):
