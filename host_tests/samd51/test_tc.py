@@ -184,3 +184,23 @@ def test_audio_stops_cleanly_and_the_timer_goes_quiet(audio):
     assert dac.conversions[0] - n <= 1                       # nothing left to convert: no event a sample
     t.read(T.INTFLAG, 1)
     assert t.running and t.overflows in (191, 192)           # 12 ms at 16 kHz, counted all the same
+
+
+def test_a_dmac_block_event_reaches_an_evsys_interrupt(audio):
+    """audio_dma's double-buffer refill: DMAC channel 0's block event (EVOE) -> a sync channel's EVD IRQ."""
+    mcu, t, dac, dmac = audio
+    evsys = mcu.peripheral("EVSYS")
+    evsys.write(E.CHANNEL + 8 * 0, 4, E.GEN_DMAC_CH0)        # init_event_channel_interrupt: sync path
+    evsys.write(E.CHINTENSET, 1, E.EVD)
+    btctrl = D.BTCTRL_VALID | D.BTCTRL_SRCINC | (1 << 8) | (1 << 1)   # EVOSEL BLOCK
+    mcu.mem_write(DESC, struct.pack("<HHIII", btctrl, 4, SAMPLES + 8, DAC + A.DATABUF, DESC))
+    dmac.write(D.CHANNEL + D.CHCTRLA, 4, (t.TRIG_OVF << 8) | (D.TRIGACT_BURST << 20))
+    dmac.write(D.CHANNEL + D.CHEVCTRL, 1, E.DMAC_CHEVCTRL_EVOE)   # dma_configure's output_event
+    dmac.write(D.CHANNEL + D.CHCTRLA, 1, dmac.read(D.CHANNEL + D.CHCTRLA, 1) | D.CHCTRLA_ENABLE)
+    t.write(T.CC, 2, 2999)
+    t.write(T.CTRLBSET, 1, T.CMD_RETRIGGER << 5)
+    assert 36 not in mcu.pending
+    mcu.advance(4 * 62_500 + 1_000)                          # four beats: one block
+    assert evsys.read(E.CHINTFLAG, 1) & E.EVD and 36 in mcu.pending   # EVSYS_0
+    evsys.write(E.CHINTFLAG, 1, E.EVD | E.OVR)
+    assert 36 not in mcu.pending

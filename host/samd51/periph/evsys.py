@@ -32,6 +32,8 @@ PATH_SHIFT = 24
 PATH_ASYNC = 2
 CTRLA_SWRST = 1
 OVR, EVD = 1 << 0, 1 << 1
+GEN_DMAC_CH0 = 34        # EVSYS_ID_GEN_DMAC_CH_0 (channels 0..3 only)
+DMAC_CHEVCTRL_EVOE = 1 << 7
 
 
 class Evsys(Peripheral):
@@ -45,6 +47,7 @@ class Evsys(Peripheral):
         self.users = {}              # user number -> (fn, quiet fn or None)
         self.generators = {}         # generator number -> wake fn
         self.events = 0
+        self._dmac_hooked = False
         self.reset()
 
     def reset(self):
@@ -142,7 +145,21 @@ class Evsys(Peripheral):
         self.unmodelled(o, 1, "read")
         return self.stored(o, 1)
 
+    def _hook_dmac(self):
+        """The DMAC's block events (audio_dma's refill for double-buffered samples) as generators 34..37."""
+        dmac = self.mcu.peripheral("DMAC")
+        if self._dmac_hooked or dmac is None or not hasattr(dmac, "on_event"):
+            return
+        dmac.on_event(self._dmac_event)
+        self._dmac_hooked = True
+
+    def _dmac_event(self, ch):
+        channels = getattr(self.mcu.peripheral("DMAC"), "ch", ())
+        if ch < 4 and (ch >= len(channels) or channels[ch].evctrl & DMAC_CHEVCTRL_EVOE):
+            self.event(GEN_DMAC_CH0 + ch)
+
     def write(self, offset, size, value):
+        self._hook_dmac()
         for i in range(size):
             self._write_byte(offset + i, (value >> (8 * i)) & 0xFF)
         self._routes = None
