@@ -125,7 +125,7 @@ def test_a_non_sequential_window_read_starts_the_instruction_again(rig):
     finish(mcu, qspi)
     # the memory-mapped read mode: after LASTXFER, a window read runs the frame again
     assert qspi.ahb_read(0, 2).to_bytes(2, "little") == b"ab"
-    assert chip.counts[hex(F.QUAD_OUT)] == 3
+    assert chip.counts["quad_output_read"] == 3
 
 
 def test_instrend_waits_for_the_frame_clocks(rig):

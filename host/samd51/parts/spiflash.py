@@ -50,7 +50,7 @@ RDSR1, RDSR2, WRSR1, WRSR2 = 0x05, 0x35, 0x01, 0x31
 READ, FAST_READ, DUAL_OUT, QUAD_OUT, DUAL_IO, QUAD_IO, QUAD_WORD = 0x03, 0x0B, 0x3B, 0x6B, 0xBB, 0xEB, 0xE7
 PP, QPP = 0x02, 0x32
 SE, BE32, BE64, CE1, CE2 = 0x20, 0x52, 0xD8, 0xC7, 0x60
-RDID, REMS, RDI, DP, UID, SFDP = 0x9F, 0x90, 0xAB, 0xB9, 0x4B, 0x5A
+RDID, REMS, RDI, DP, UID = 0x9F, 0x90, 0xAB, 0xB9, 0x4B  # no SFDP (5Ah): 9.1.1 never asks
 RSTEN, RST, CRMR = 0x66, 0x99, 0xFF
 
 # bytes between the address and the data: dummy clocks and mode bits, counted at the phase's width
@@ -59,7 +59,17 @@ READS = tuple(DUMMY)
 ERASES = {SE: ("erase_4k", SECTOR), BE32: ("erase_32k", 32768), BE64: ("erase_64k", 65536)}
 ADDRESSED = READS + (PP, QPP, SE, BE32, BE64, REMS)
 QUAD = (QUAD_OUT, QUAD_IO, QUAD_WORD, QPP)
-KNOWN = ADDRESSED + (WREN, WRDI, VWREN, RDSR1, RDSR2, WRSR1, WRSR2, CE1, CE2, RDID, RDI, DP, UID, SFDP,
+NAMES = {
+    WREN: "write_enable", WRDI: "write_disable", VWREN: "volatile_sr_write_enable",
+    RDSR1: "read_status1", RDSR2: "read_status2", WRSR1: "write_status1", WRSR2: "write_status2",
+    READ: "read", FAST_READ: "fast_read", DUAL_OUT: "dual_output_read", QUAD_OUT: "quad_output_read",
+    DUAL_IO: "dual_io_read", QUAD_IO: "quad_io_read", QUAD_WORD: "quad_word_read",
+    PP: "page_program", QPP: "quad_page_program",
+    SE: "erase_4k", BE32: "erase_32k", BE64: "erase_64k", CE1: "chip_erase", CE2: "chip_erase",
+    RDID: "jedec_id", REMS: "manufacturer_device_id", RDI: "release_power_down", DP: "power_down",
+    UID: "unique_id", RSTEN: "reset_enable", RST: "reset", CRMR: "continuous_read_reset",
+}
+KNOWN = ADDRESSED + (WREN, WRDI, VWREN, RDSR1, RDSR2, WRSR1, WRSR2, CE1, CE2, RDID, RDI, DP, UID,
                      RSTEN, RST, CRMR)
 
 
@@ -258,7 +268,7 @@ class SpiFlash(FlashOps):
             self.unknown[key] = self.unknown.get(key, 0) + 1
             self.cmd = None
             return
-        self.count(hex(op))
+        self.count(NAMES[op])
         if self.powered_down and op != RDI:
             self.count("ignored_powered_down")
             self.cmd = None
