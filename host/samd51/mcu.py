@@ -266,7 +266,8 @@ class Mcu(RunLoop):
         text = "%s+0x%03X %s%d" % (periph.NAME, offset, op, size * 8)
         if value is not None:
             text += " 0x%X" % value
-        self.log("unmodelled", text + ("" if pc is None else " pc=0x%X" % pc))
+        # Inside an MMIO callback Unicorn's PC is that of the basic block's start, not the instruction's.
+        self.log("unmodelled", text + ("" if pc is None else " block@0x%X" % pc))
 
     def unmodelled_ahb(self, offset, size, op, value=None):
         self.unmodelled(self.bus.owner(0x42003400), 0x1000000 + offset, size, "AHB " + op, value)
