@@ -135,8 +135,8 @@ def main(argv=None):
             sys.stderr.write("[pybadge %.3fs sim, %.1fs wall] %s\n" % (sim, time.time() - started, text))
 
     try:
-        words, steps = key_steps(a.keys, a.key_ms, a.gap_ms, a.shots, a.random_keys, a.seed) \
-            if (a.keys.strip() or a.random_keys) else ("", [])
+        # no keys: READY and its screenshot (00-ready.png), as keys.js gives for ""
+        words, steps = key_steps(a.keys, a.key_ms, a.gap_ms, a.shots, a.random_keys, a.seed)
     except WordError as err:
         _bad("--keys: %s" % err)
     flash = flash_of(a, log)
@@ -152,7 +152,7 @@ def main(argv=None):
         if a.ready_only:
             runner.wait_for("SULTAN READY", lambda: con.take("SULTAN READY") or con.take("SULTAN BARE"),
                             limit_ms=60000)
-        elif steps:
+        else:
             runner.run([{"wait-serial": "SULTAN READY"}] + steps)
         if a.after_ms:
             m.run_ms(a.after_ms)
