@@ -179,9 +179,11 @@ def test_audio_stops_cleanly_and_the_timer_goes_quiet(audio):
     mcu.advance(1_000_000)
     dmac.write(D.CHANNEL + D.CHCTRLA, 1, 0)                  # audio_dma_stop: the timer keeps running
     mcu.advance(1_000_000)
-    n = dac.conversions[0]
+    n, u = dac.conversions[0], dac.underruns[0]
     mcu.advance(10_000_000)
     assert dac.conversions[0] - n <= 1                       # nothing left to convert: no event a sample
+    assert dac.underruns[0] - u <= 1                         # the first empty START flags it; then quiet
+    assert dac.read(A.INTFLAG, 1) & A.INTFLAG_UNDERRUN0
     t.read(T.INTFLAG, 1)
     assert t.running and t.overflows in (191, 192)           # 12 ms at 16 kHz, counted all the same
 

@@ -97,8 +97,11 @@ class Dac(Peripheral):
         self._irq()
 
     def quiet(self, ch):
-        """A START now would change nothing: the buffer holds what is already out."""
-        return not self.full[ch] or self.databuf[ch] == self.data[ch]
+        """A START now would change nothing: the buffer holds what is already out, or it is empty and the
+        underrun is already flagged."""
+        if self.full[ch]:
+            return self.databuf[ch] == self.data[ch]
+        return bool(self.flags & (INTFLAG_UNDERRUN0 << ch))
 
     def _hook_evsys(self):
         evsys = self.mcu.peripheral("EVSYS")

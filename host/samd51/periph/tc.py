@@ -31,6 +31,7 @@ class Counter(Peripheral):
     MAX = 0xFFFF
 
     def _counter_reset(self):
+        self._heard = False
         self.running = False
         self.ref_ns = 0.0
         self.ref_count = 0
@@ -131,14 +132,15 @@ class Counter(Peripheral):
         if not self.running:
             return
         now = self.mcu.now_ns()
-        due = self.next_overflow() - now if self.heard() else PEEK_NS
+        self._heard = self.heard()
+        due = self.next_overflow() - now if self._heard else PEEK_NS
         self._event = self.mcu.at(max(1, int(due) + 1), self._on_event)
 
     def _on_event(self):
         self._event = None
         n = self.advance(float(self.mcu.now_ns()))
-        for _ in range(min(n, 4)):    # a late look still gives each listener its overflow (a few at most)
-            self.overflowed()
+        for _ in range(min(n, 4) if self._heard else 0):   # a late look gives each listener its overflow;
+            self.overflowed()                                # a peek has nobody to tell
         self.irq_line()
         self.arm()
 
