@@ -9,6 +9,7 @@ from sultan_host.pybadge.steps import KEYPAD_SCAN_MS, ms
 
 KEY_TIMEOUT_MS = 20000    # simulated: a key whose line has not come by then was lost (as emulate.js)
 READY_TIMEOUT_MS = 60000  # simulated: a boot that has not said READY by then never will
+PROGRESS_MS = 1000.0      # simulated: how often a long wait logs where it is
 SLICE_MS = 5.0            # a wait looks again after this much simulated time
 WRITE_SLICE_MS = 1.0      # CUT@WRITE: the CPU stops at the write's start, so slices only bound the release
 
@@ -35,7 +36,12 @@ class Runner:
     # -- waiting ---------------------------------------------------------------------------------------------
     def wait_for(self, what, done, since_ms=None, allow_stop=False, limit_ms=None):
         since = self.m.now_ms() if since_ms is None else since_ms
+        told = self.m.now_ms()
         while not done():
+            if self.m.now_ms() - told >= PROGRESS_MS:  # a long wait says where it is
+                told = self.m.now_ms()
+                self.log("waiting for %s: USB %s, %d pixels sent" % (
+                    what, self.m.host.state if self.m.host else "off", self.m.panel.pixels_written))
             if time.time() > self.deadline:
                 raise RunFailed("timed out (wall clock) waiting for " + what)
             if not allow_stop and self.con.stopped():
