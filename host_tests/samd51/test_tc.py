@@ -137,6 +137,7 @@ def audio(mcu):
     t.write(T.EVCTRL, 2, T.EVCTRL_OVFEO)
     t.write(T.CTRLA, 4, T.CTRLA_ENABLE)
     t.write(T.CTRLBSET, 1, T.CMD_STOP << 5)
+    evsys.write(E.USER + 4 * (A.USER_START0 + 1), 1, 11 + 1)  # START_1 too, as on the SAMD51 (DAC1 off)
     evsys.write(E.USER + 4 * A.USER_START0, 1, 11 + 1)       # connect_event_user_to_channel(DAC_START_0, 11)
     evsys.write(E.CHANNEL + 8 * 11, 4, t.GEN_OVF | (E.PATH_ASYNC << E.PATH_SHIFT))
     return mcu, t, dac, dmac
@@ -171,6 +172,7 @@ def test_a_looping_square_wave_reaches_the_dac_at_the_sample_rate(audio):
     assert out[0][0] - start == pytest.approx(2 * 62_500, abs=2)   # the first converts at the second overflow
     assert t.overflows in (79, 80)                           # 5 ms at 16 kHz
     assert dac.conversions[0] + dac.underruns[0] == t.overflows and dac.underruns[0] == 1
+    assert dac.conversions[1] == dac.underruns[1] == 0 and dac.samples(1) == []
 
 
 def test_audio_stops_cleanly_and_the_timer_goes_quiet(audio):

@@ -78,8 +78,8 @@ class Dac(Peripheral):
 
     def start_event(self, ch):
         """EVSYS START: DATABUF's value goes out; DATABUF is empty again (and asks DMA for the next)."""
-        if not self.ctrla & CTRLA_ENABLE:
-            return
+        if not self.ctrla & CTRLA_ENABLE or not self.dacctrl[ch] & DACCTRL_ENABLE:
+            return                           # audioio connects START1 too, with DAC1 off
         if not self.full[ch]:                # nothing new in DATABUF: an underrun, the output stays
             self.flags |= INTFLAG_UNDERRUN0 << ch
             self.underruns[ch] += 1
@@ -99,6 +99,8 @@ class Dac(Peripheral):
     def quiet(self, ch):
         """A START now would change nothing: the buffer holds what is already out, or it is empty and the
         underrun is already flagged."""
+        if not self.dacctrl[ch] & DACCTRL_ENABLE:
+            return True
         if self.full[ch]:
             return self.databuf[ch] == self.data[ch]
         return bool(self.flags & (INTFLAG_UNDERRUN0 << ch))
