@@ -12,7 +12,7 @@ and the Pico image in sultan_host.board.wokwi already comes from it); only its U
 import os
 import sys
 
-from folder2uf2 import SECTOR, FatBuilder, Geometry, build_tree
+from folder2uf2 import SECTOR, FatBuilder, Geometry, Node, build_tree
 
 FLASH_SIZE = 2 * 1024 * 1024
 ERASE_SECTOR = 4096
@@ -20,11 +20,19 @@ VOLUME_BYTES = FLASH_SIZE - ERASE_SECTOR
 VOLUME_ID = 0x53554C54  # "SULT", as the Pico's image
 
 
-def volume(folder, label="CIRCUITPY", build_ts=None):
-    """The FAT volume (VOLUME_BYTES long) holding ``folder``'s files."""
+def volume(folder, label="CIRCUITPY", build_ts=None, extra=None):
+    """The FAT volume (VOLUME_BYTES long) holding ``folder``'s files, plus ``extra`` {name: bytes} at its top.
+
+    ``extra`` is for files CircuitPython would write itself, e.g. boot_out.txt: with the very text it writes,
+    the first boot writes nothing to CIRCUITPY (9.1.1 rewrites boot_out.txt only when its text differs).
+    """
     geo = Geometry(VOLUME_BYTES // SECTOR)
     fat = FatBuilder(geo, label=label, volume_id=VOLUME_ID, build_ts=build_ts)
-    fat.layout(build_tree(folder, extra_files=False, build_ts=build_ts))
+    root = build_tree(folder, extra_files=False, build_ts=build_ts)
+    for name, data in sorted((extra or {}).items()):
+        root.children = [c for c in root.children if c.name != name]
+        root.children.append(Node(name, data=bytes(data), ts=root.ts))
+    fat.layout(root)
     return bytes(fat.image)
 
 

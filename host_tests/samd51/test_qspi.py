@@ -167,3 +167,11 @@ def test_fatimage_command_line_refuses_a_missing_folder(tmp_path, capsys):
     assert fatimage.main([str(tmp_path / "nope"), str(tmp_path / "out.bin")]) == 2
     assert not os.path.exists(tmp_path / "out.bin")
     assert "usage" in capsys.readouterr().err
+
+
+def test_fatimage_extra_files_join_the_folder(tmp_path):
+    (tmp_path / "code.py").write_text("pass\n")
+    text = b"Adafruit CircuitPython 9.1.1 on 2024-07-22; Adafruit Pybadge with samd51j19\r\n"
+    image = fatimage.flash_image(str(tmp_path), build_ts=0, extra={"boot_out.txt": text})
+    assert text in image and b"pass\n" in image
+    assert fatimage.flash_image(str(tmp_path), build_ts=0).find(text) == -1
