@@ -35,10 +35,11 @@ class RunLoop:
     def run(self, cycles=None, until_ns=None):
         """Run until ``stop()``, ``cycles`` more cycles or ``until_ns``; returns the stop reason."""
         self.stop_reason = None
-        end = None if cycles is None else self.cycles + cycles
-        if until_ns is not None:
-            end = min(end, self.cycles_at(until_ns)) if end is not None else self.cycles_at(until_ns)
+        last = None if cycles is None else self.cycles + cycles
         while self.stop_reason is None:
+            end = last
+            if until_ns is not None:   # in cycles at today's clock: the clock may change on the way
+                end = self.cycles_at(until_ns) if end is None else min(end, self.cycles_at(until_ns))
             if end is not None and self.cycles >= end:
                 self.stop_reason = "cycles"
                 break
@@ -61,6 +62,7 @@ class RunLoop:
             limit = min(limit, end)
         ctr.limit = self._slice_limit = max(limit, ctr.cycles + 1)
         pc = self.pc()
+        started = ctr.cycles
         self._in_emu, self._stop_asked = True, False
         try:
             self.uc.emu_start(pc | 1, 0xFFFFFFFE)
@@ -74,7 +76,9 @@ class RunLoop:
         finally:
             ctr.limit, ctr.watch = NEVER, 0
         self._in_emu = False
-        if not self._stop_asked and ctr.cycles < self._slice_limit and self._halfword(self.pc() - 2) == WFI:
+        # Only WFI ends emu_start right after a WFI instruction (the CPU halts; no later block starts), so the
+        # halfword before the PC tells, whatever else asked for a stop in the meantime.
+        if ctr.cycles > started and self._halfword(self.pc() - 2) == WFI:
             self._sleep(end)
 
     def _halfword(self, addr):
