@@ -39,9 +39,10 @@ class Machine:
         self.cuts = []                 # each power cycle: {at_ms, kind, flash: chip's cut, nvm: NVMCTRL's}
         self.resets = 0                # the firmware's own SYSRESETREQs (a warm reset: RAM kept)
         self.watch_writes = False      # stop the CPU when an erase or program starts (CUT@WRITE)
-        self.dac_kept, self.frames_kept = [], []   # DAC changes, NeoPixel frames: boots before
-        self.last_write_ms = None      # when the last of them started
+        # the boots before this one: DAC changes, NeoPixel frames, RAMWRs
+        self.dac_kept, self.frames_kept, self.ramwr_kept = [], [], []
         self.writes = 0                # erases and programs started, NVM and QSPI flash, every boot
+        self.last_write_ms = None      # when the last of them started
         self.power_on("power-on")
 
     # -- time ---------------------------------------------------------------------------------------------
@@ -102,6 +103,7 @@ class Machine:
         self._hear_writes(mcu, self.chip)
         mcu.port.on_change("PA00", board.display.reset_pin)   # TFT_RST
         board.display.backlight = lambda: backlight(mcu, "PA01")
+        board.display.clock = self.now_ns_of(mcu)   # each RAMWR logged on the timeline (frame figures)
         self.host = UsbHost(mcu, on_serial=self.on_serial) if self.usb else None
         self.mcu, self.board = mcu, board
         self.boots.append({"boot": len(self.boots), "cause": cause, "at_ms": self.base_ns / 1e6,
@@ -167,6 +169,7 @@ class Machine:
 
     def _keep_sound_and_lights(self):
         self.dac_kept += self._dac_now()
+        self.ramwr_kept += self.panel.updates
         self.frames_kept += self._frames_now()
 
     def _dac_now(self):
@@ -185,6 +188,10 @@ class Machine:
         dac = self.mcu.peripheral("DAC")
         return ({"samples": self.dac_kept + self._dac_now(), "conversions": dac.conversions[0],
                  "underruns": dac.underruns[0]}, self.frames_kept + self._frames_now())
+
+    def ramwr(self):
+        """Every RAMWR so far: [ns, x0, y0, x1, y1, pixels] on the timeline."""
+        return self.ramwr_kept + self.panel.updates
 
     def nvm_bytes(self):
         return self.mcu.mem_read(NVM_ADDR, NVM_LEN)

@@ -8,6 +8,12 @@ def _boot_of(boots, at_ms):
     return sum(1 for b in boots if b["at_ms"] <= at_ms) - 1
 
 
+def first_after(ramwr, ms):
+    """The first RAMWR at or after ``ms``: a key's first frame."""
+    ns = ms * 1e6
+    return next((u[0] / 1e6 for u in ramwr if u[0] >= ns), None)
+
+
 def build(machine, console, runner, opts, started, error=None):
     m = machine
     boots = m.boots
@@ -15,6 +21,7 @@ def build(machine, console, runner, opts, started, error=None):
     panel = m.panel
     dac, frames = m.sound_and_lights()
     chip = m.chip.report()
+    ramwr = m.ramwr()
     return {
         "board": "pybadge",
         "firmware": opts.uf2,
@@ -25,7 +32,9 @@ def build(machine, console, runner, opts, started, error=None):
         "first_line_ms": console.lines[0]["ms"] if console.lines else None,
         "ready": [dict(ms=ln["ms"], text=ln["text"], boot=_boot_of(boots, ln["ms"]),
                        boot_ms=ln["ms"] - boots[_boot_of(boots, ln["ms"])]["at_ms"]) for ln in ready],
-        "keys": [{k: v for k, v in r.items() if not k.startswith("_")} for r in runner.keys],
+        "keys": [dict({k: v for k, v in r.items() if not k.startswith("_")},
+                      first_ramwr_ms=first_after(ramwr, r["press_ms"])) for r in runner.keys],
+        "ramwr": [[ns / 1e6] + rest for ns, *rest in ramwr],  # [ms, x0, y0, x1, y1, pixels] each
         "neopixels": frames,
         "display": panel.report(),
         "backlight": m.backlight(),
