@@ -208,3 +208,9 @@ def test_a_dmac_block_event_reaches_an_evsys_interrupt(audio):
     assert evsys.read(E.CHINTFLAG, 1) & E.EVD and 36 in mcu.pending   # EVSYS_0
     evsys.write(E.CHINTFLAG, 1, E.EVD | E.OVR)
     assert 36 not in mcu.pending
+
+
+def test_audio_dma_stop_writing_channel_255_is_logged_under_evsys(mcu):
+    evsys = mcu.add(E.Evsys(mcu))
+    evsys.write(E.CHANNEL + 8 * 0xFF, 4, 0)                  # disable_event_channel(0xff)
+    assert ("unmodelled", "EVSYS+0x818 write") in mcu.lines

@@ -39,7 +39,8 @@ DMAC_CHEVCTRL_EVOE = 1 << 7
 class Evsys(Peripheral):
     NAME = "EVSYS"
     BASE = 0x4100E000
-    SIZE = 0x400
+    SIZE = 0x2000            # its whole APB slot: 9.1.1's audio_dma_stop writes CHANNEL[255] (0x818) for a
+                             # single-buffered sample (event_channel 0xff); that lands here and is logged
     IRQS = (36, 37, 38, 39, 40)      # EVSYS_0..3 (channels 0..3), EVSYS_4 (channels 4..11)
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
