@@ -64,6 +64,17 @@ class PyBadge:
         if cls is not None and hasattr(sercom, "attach"):
             self.display = cls()
             sercom.attach(self.display, cs=PINS["TFT_CS"], dc=PINS["TFT_DC"])
+            self.mcu.port.on_change(PINS["TFT_RST"], self.display.reset_pin)
+            self.display.clock = self.mcu.now_ns
+            self._backlight()
+
+    def _backlight(self):
+        try:
+            from samd51.periph.tc import backlight
+        except Exception as err:  # noqa: BLE001
+            self.mcu.log("board", "no backlight PWM: %s" % err)
+            return
+        self.display.backlight = lambda: backlight(self.mcu, PINS["TFT_LITE"])
 
     def _keys(self):
         cls = _part(self.mcu, "hc165", "HC165")
