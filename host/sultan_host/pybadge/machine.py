@@ -101,9 +101,7 @@ class Machine:
         nvmctrl.time_scale = self.time_scale
         self._hear_writes(mcu, nvmctrl)
         self._hear_writes(mcu, self.chip)
-        mcu.port.on_change("PA00", board.display.reset_pin)   # TFT_RST
-        board.display.backlight = lambda: backlight(mcu, "PA01")
-        board.display.clock = self.now_ns_of(mcu)   # each RAMWR logged on the timeline (frame figures)
+        board.display.clock = self.now_ns_of(mcu)   # RAMWRs on the run's timeline (the board wires the rest)
         self.host = UsbHost(mcu, on_serial=self.on_serial) if self.usb else None
         self.mcu, self.board = mcu, board
         self.boots.append({"boot": len(self.boots), "cause": cause, "at_ms": self.base_ns / 1e6,
