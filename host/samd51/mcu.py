@@ -142,9 +142,16 @@ class Mcu(RunLoop):
         sp = int.from_bytes(self.mem_read(vector_table, 4), "little")
         pc = int.from_bytes(self.mem_read(vector_table + 4, 4), "little")
         self.nvic.reset(vector_table)
-        self.uc.reg_write(A.UC_ARM_REG_MSP, sp)
-        self.uc.reg_write(A.UC_ARM_REG_SP, sp)
-        self.uc.reg_write(A.UC_ARM_REG_PC, pc | 1)  # bit 0: Thumb (Unicorn takes it from the PC)
+        # Events die with the chip's state (a part outside it keeps its own time through now_ns).
+        self._events.clear()
+        uc = self.uc
+        uc.reg_write(A.UC_ARM_REG_IPSR, 0)       # thread mode first, so MSP is the SP written below
+        for reg in (A.UC_ARM_REG_CONTROL, A.UC_ARM_REG_PRIMASK, A.UC_ARM_REG_BASEPRI, A.UC_ARM_REG_FAULTMASK):
+            uc.reg_write(reg, 0)
+        uc.reg_write(A.UC_ARM_REG_MSP, sp)
+        uc.reg_write(A.UC_ARM_REG_SP, sp)
+        uc.reg_write(A.UC_ARM_REG_LR, 0xFFFFFFFF)
+        uc.reg_write(A.UC_ARM_REG_PC, pc | 1)   # bit 0: Thumb (Unicorn takes it from the PC)
         for periph in set(self.bus.pages.values()):
             periph.reset()
 

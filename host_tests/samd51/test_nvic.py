@@ -12,11 +12,13 @@ from thumb_asm import (
     ISB,
     RAM,
     STACK_TOP,
+    VECTORS,
     WFI,
     Machine,
     adds,
     b_back,
     b_self,
+    bump,
     ldr32,
     log,
     logged,
@@ -153,8 +155,14 @@ def test_wfi_does_not_wake_on_an_interrupt_that_is_not_enabled():
     assert logged(m) == []
 
 
-def test_sysresetreq_ends_the_run_and_is_counted():
-    main = ldr32(0, 0xE000ED0C) + ldr32(1, 0x05FA0004) + str_(1, 0) + b_self()
-    m = Machine(main)
+def test_sysresetreq_ends_the_run_and_a_reset_starts_again_from_the_vector():
+    # Reset from inside a handler, interrupts off: the reset must leave handler mode and PRIMASK behind.
+    main = CPSID_I + svc(1) + b_self()
+    reboot = record(1, 1) + ldr32(0, 0xE000ED0C) + ldr32(1, 0x05FA0004) + str_(1, 0) + b_self()
+    m = Machine(bump(0) + main, {11: reboot})
     assert m.mcu.run(cycles=1000) == "SYSRESETREQ"
-    assert m.mcu.resets == 1
+    assert m.mcu.resets == 1 and m.word(0) == 1
+    m.mcu.reset(vector_table=VECTORS)
+    assert m.reg(A.UC_ARM_REG_IPSR) == 0 and m.reg(A.UC_ARM_REG_PRIMASK) == 0
+    assert m.mcu.run(cycles=1000) == "SYSRESETREQ"
+    assert m.word(0) == 2                       # RAM survives a reset; the code ran again from the top
