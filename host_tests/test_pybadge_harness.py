@@ -211,3 +211,21 @@ def test_the_cli_refuses_bad_arguments_in_one_line(tmp_path):
 def test_without_firmware_the_cli_says_where_to_put_it(tmp_path):
     p = cli("--keys", "A", env={"PYBADGE_UF2": str(tmp_path / "missing.uf2")})
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "PYBADGE_UF2=" in p.stderr
+
+
+@pytest.mark.parametrize("args, line", [
+    ([], "make emulate: no CircuitPython UF2 for the PyBadge (pybadge/) in vendor-local/"),
+    (["PYBADGE_UF2=x.uf2"], "make emulate: PYBADGE_UF2=x.uf2: no such file"),
+    (["PYBADGE_UF2=Makefile", "COMPARE=1"], 'usage: make emulate COMPARE=1 DEAL=n KEYS="..."'),
+])
+def test_make_emulate_board_pybadge_says_what_is_missing_before_installing(tmp_path, args, line):
+    """A fresh clone (test_make's copy of the tracked tree, no .venv): one line, exit 2, nothing built."""
+    from test_make import clone
+
+    project = clone(str(tmp_path), venv=False)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "PYBADGE", "CIRCUITPY", "CP"))}
+    r = subprocess.run(["make", "--no-print-directory", "emulate", "BOARD=pybadge", *args], cwd=project,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout.startswith(line) and len(r.stdout.splitlines()) == 1, r.stdout
+    assert not os.path.exists(os.path.join(project, ".venv"))
+    assert not os.path.exists(os.path.join(project, "build"))
