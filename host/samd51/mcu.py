@@ -83,9 +83,10 @@ class Mcu(RunLoop):
             native = NativeCounter(self.uc)
             return native.counter, native
         except Exception as err:  # noqa: BLE001  (no compiler: slower, same numbers)
-            self.log("native", "C block counter unavailable (%s): Python block hook" % err)
             self.uc.hook_add(UC_HOOK_BLOCK, self._on_block)
-            return PyCounter(), None
+            self._ctr = PyCounter()   # before the log line, which reads the time
+            self.log("native", "C block counter unavailable (%s): Python block hook" % err)
+            return self._ctr, None
 
     def _nvm_rows(self):
         self.uc.mem_write(NVM_ROWS[0], b"\xff" * NVM_ROWS[1])

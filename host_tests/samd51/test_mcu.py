@@ -129,3 +129,20 @@ def test_a_loop_counts_its_cycles():
     m = Machine(movs(5, 0) + b"\x01\x35" + b_back(1))
     m.mcu.run(cycles=10_001)
     assert abs(m.reg(A.UC_ARM_REG_R5) - 5_000) <= 2
+
+
+def test_without_a_c_compiler_the_python_block_hook_counts_the_same(monkeypatch):
+    import samd51.mcu
+
+    def no_compiler(uc):
+        raise OSError("no cc")
+
+    native = Machine(movs(5, 0) + b"\x01\x35" + b_back(1))
+    native.mcu.run(cycles=10_001)
+    monkeypatch.setattr(samd51.mcu, "NativeCounter", no_compiler)
+    slow = Machine(movs(5, 0) + b"\x01\x35" + b_back(1))
+    assert slow.mcu.native is None
+    assert any(kind == "native" for _, kind, _ in slow.mcu.lines)
+    slow.mcu.run(cycles=10_001)
+    assert slow.mcu.cycles == native.mcu.cycles
+    assert slow.reg(A.UC_ARM_REG_R5) == native.reg(A.UC_ARM_REG_R5)
