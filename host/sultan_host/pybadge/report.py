@@ -25,6 +25,7 @@ def build(machine, console, runner, opts, started, error=None):
     return {
         "board": "pybadge",
         "firmware": opts.uf2,
+        "flash_in": getattr(opts, "flash_in", None),
         "error": error,
         "sim_ms": m.now_ms(),
         "wall_s": time.time() - started,
@@ -35,6 +36,7 @@ def build(machine, console, runner, opts, started, error=None):
         "keys": [dict({k: v for k, v in r.items() if not k.startswith("_")},
                       first_ramwr_ms=first_after(ramwr, r["press_ms"])) for r in runner.keys],
         "ramwr": [[ns / 1e6] + rest for ns, *rest in ramwr],  # [ms, x0, y0, x1, y1, pixels] each
+        "neopixel_chain": {"pin": "PA15", "count": 5},  # D8 / NEOPIXEL (samd51.boards.pybadge)
         "neopixels": frames,
         "display": panel.report(),
         "backlight": m.backlight(),
