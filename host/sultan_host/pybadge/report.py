@@ -3,6 +3,8 @@ the backlight's duty, the NVM's operations with their times).  ms are on the run
 
 import time
 
+from samd51.boards.pybadge import NEOPIXEL_COUNT, PINS
+
 
 def _boot_of(boots, at_ms):
     return sum(1 for b in boots if b["at_ms"] <= at_ms) - 1
@@ -36,7 +38,7 @@ def build(machine, console, runner, opts, started, error=None):
         "keys": [dict({k: v for k, v in r.items() if not k.startswith("_")},
                       first_ramwr_ms=first_after(ramwr, r["press_ms"])) for r in runner.keys],
         "ramwr": [[ns / 1e6] + rest for ns, *rest in ramwr],  # [ms, x0, y0, x1, y1, pixels] each
-        "neopixel_chain": {"pin": "PA15", "count": 5},  # D8 / NEOPIXEL (samd51.boards.pybadge)
+        "neopixel_chain": {"pin": PINS["NEOPIXEL"], "count": NEOPIXEL_COUNT},
         "neopixels": frames,
         "display": panel.report(),
         "backlight": m.backlight(),
