@@ -30,6 +30,8 @@ def _args(argv):
     p.add_argument("--board", default="pybadge", help="the board (samd51/boards/NAME.py); default pybadge")
     p.add_argument("--top", type=int, default=15, help="lines of the PC histogram")
     p.add_argument("--quiet", action="store_true", help="no log lines while running")
+    p.add_argument("--serial", action="store_true",
+                   help="a USB host enumerates the board and prints its CDC serial output (kind 'serial')")
     args = p.parse_args(argv)
     for path in (args.uf2, args.flash, args.bootloader):
         if path is not None and not os.path.isfile(path):
@@ -68,6 +70,15 @@ class Histogram:
             yield "  %-13s  %5.1f %%  %d" % (where, 100.0 * n / total, n)
 
 
+def _usb_host(mcu):
+    try:
+        from .usbhost import UsbHost
+    except Exception as err:  # noqa: BLE001  (the USB model is optional)
+        mcu.log("serial", "no USB host: %s" % err)
+        return None
+    return UsbHost(mcu, on_serial=lambda data: mcu.log("serial", repr(bytes(data))[2:-1]))
+
+
 def main(argv=None):
     args = _args(sys.argv[1:] if argv is None else argv)
     board = _board(args.board)
@@ -82,6 +93,8 @@ def main(argv=None):
     if args.flash and mcu.board is not None and hasattr(mcu.board, "load_flash"):
         mcu.board.load_flash(open(args.flash, "rb").read())
     hist = Histogram(mcu)
+    if args.serial:
+        _usb_host(mcu)
     mcu.reset()
     started = time.time()
     reason = mcu.run(cycles=args.instructions)
