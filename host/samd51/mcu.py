@@ -24,6 +24,8 @@ RAM = (0x20000000, 0x30000)          # 192 KB
 BACKUP_RAM = (0x47000000, 0x2000)    # 8 KB
 SW_CALIB = 0x00800080                # NVM software calibration area (USB pad trims, ADC biases)
 SERIAL_WORDS = (0x008061FC, 0x00806010, 0x00806014, 0x00806018)
+SERIAL_BASE = 0x53554C54             # made up: word i is SERIAL_BASE + i
+UID = b"".join((SERIAL_BASE + i).to_bytes(4, "little") for i in range(4))   # as CircuitPython reads it
 RESET_HZ = 48_000_000                # DFLL48M drives GCLK0 out of reset
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 
@@ -95,7 +97,7 @@ class Mcu(RunLoop):
         calib_hi = 9 | (25 << 5) | (6 << 10)
         self.uc.mem_write(SW_CALIB, (0).to_bytes(4, "little") + (calib_hi | 0xFFFF8000).to_bytes(4, "little"))
         for i, addr in enumerate(SERIAL_WORDS):  # a fixed, made-up serial number
-            self.uc.mem_write(addr, (0x53554C54 + i).to_bytes(4, "little"))
+            self.uc.mem_write(addr, (SERIAL_BASE + i).to_bytes(4, "little"))
 
     def _load_peripherals(self):
         for info in pkgutil.iter_modules(periph_pkg.__path__):

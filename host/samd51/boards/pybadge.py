@@ -13,6 +13,18 @@ PINS = {
     "NEOPIXEL": "PA15", "SPEAKER": "PA02", "SPEAKER_ENABLE": "PA27", "LED": "PA23", "LIGHT": "PB04",
     "SDA": "PA12", "SCL": "PA13", "SCK": "PA17", "MOSI": "PB23", "MISO": "PB22", "RX": "PB17", "TX": "PB16",
 }
+# What CircuitPython 9.1.1 writes to CIRCUITPY/boot_out.txt on this machine (its UID is the Mcu's made-up
+# serial number). An image that already holds it boots without erasing and programming three flash sectors:
+# the USB attach comes at 1.9 s instead of 3.1 s simulated, and ~10x sooner in host time.
+BOOT_OUT_9_1_1 = ("Adafruit CircuitPython 9.1.1 on 2024-07-22; Adafruit Pybadge with samd51j19\r\n"
+                  "Board ID:pybadge\r\nUID:%s\r\n")
+
+
+def boot_out(version_line=BOOT_OUT_9_1_1):
+    from samd51.mcu import UID
+    return version_line % UID.hex().upper()
+
+
 DISPLAY_SERCOM = "SERCOM4"     # PB13 SCK (PAD1), PB15 MOSI (PAD3)
 NEOPIXEL_COUNT = 5
 
