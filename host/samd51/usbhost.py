@@ -1,4 +1,4 @@
-"""A USB host on the SAMD51's full-speed bus: it enumerates the device as a PC does and opens its CDC serial port.
+"""A USB host on the SAMD51's full-speed bus: it enumerates the device as a PC does and opens its CDC port.
 
 Once the firmware turns the D+ pull-up on (USB enabled, CTRLB.DETACH clear) the host waits out the attach
 debounce, resets the bus, reads the device and configuration descriptors, sets the address and the
@@ -28,6 +28,7 @@ ATTACH_DEBOUNCE_NS = 100_000_000    # TATTDB: the host waits this long after it 
 RESET_NS = 10_000_000               # TDRST: SE0 held for the bus reset
 RESET_RECOVERY_NS = 10_000_000      # TRSTRCY
 SET_ADDRESS_RECOVERY_NS = 2_000_000  # TDSETADDR
+CONTROL_TIMEOUT_NS = 5_000_000_000  # a control transaction NAKed this long fails (Linux USB_CTRL_GET_TIMEOUT)
 TIMEOUT_RETRIES = 3                 # a transaction with no handshake is tried this many times, a frame apart
 ENUMERATION_TRIES = 3               # then the whole enumeration again from a bus reset, as Linux does
 DEVICE_ADDRESS = 1
@@ -170,13 +171,27 @@ class Wire:
         else:
             result = (self.usb.out_token(address, n, data), b"")
         if result[0] == NAK:
-            self._parked.setdefault(n, []).append((task, request))
+            self._park(task, request)
         elif result[0] is None and task.tries + 1 < TIMEOUT_RETRIES:
             task.tries += 1
             self.timeouts += 1
             self.mcu.at(FRAME_NS, lambda: self._issue(task, request))
         else:
             self._step(task, result)
+
+    def _park(self, task, request):
+        """Wait for the firmware to change the endpoint; on EP0 give up after CONTROL_TIMEOUT_NS."""
+        entry = (task, request)
+        self._parked.setdefault(request[2], []).append(entry)
+        if request[2] == 0:
+            self.mcu.at(CONTROL_TIMEOUT_NS, lambda: self._expire(entry))
+
+    def _expire(self, entry):
+        waiting = self._parked.get(0, [])
+        if any(e is entry for e in waiting):
+            waiting[:] = [e for e in waiting if e is not entry]
+            self.mcu.log("usb", "host: control transfer timed out (%s NAKed for 5 s)" % entry[1][0])
+            self._step(entry[0], (None, b""))
 
     def _on_endpoint(self, n):
         for task, request in self._parked.pop(n, ()):
@@ -252,7 +267,7 @@ class UsbHost(Wire):
         if attached:
             self.state = "attached"
             self._spawn(self._enumerate())
-        else:
+        elif self.state != "detached":
             self.state = "detached"
             self.mcu.log("usb", "host: device gone")
 
@@ -263,7 +278,7 @@ class UsbHost(Wire):
 
     def _enumerate(self):
         yield (SLEEP, ATTACH_DEBOUNCE_NS)
-        for attempt in range(ENUMERATION_TRIES):
+        for _ in range(ENUMERATION_TRIES):
             yield from self._enumerate_once()
             if self.state != "failed":
                 return

@@ -5,9 +5,8 @@ import heapq
 import struct
 
 import pytest
-
-from samd51.periph import usb as U
 from samd51 import usbhost as H
+from samd51.periph import usb as U
 
 RAM = 0x20000000
 DESC = RAM + 0x000        # the endpoint descriptors (8 endpoints x 2 banks x 16 bytes)
@@ -149,7 +148,7 @@ def m():
     return mcu
 
 
-# -- registers ------------------------------------------------------------------------------------------------
+# -- registers ----------------------------------------------------------------------------------------------
 def test_reset_values_and_byte_access():
     m = FakeMcu()
     assert m.r16(U.CTRLB) == U.CTRLB_DETACH
@@ -281,7 +280,8 @@ def test_disabled_bank_and_wrong_address_give_no_handshake(m):
 
 
 # -- the host against a stand-in device stack ---------------------------------------------------------------
-DEVICE_DESC = struct.pack("<BBHBBBBHHHBBBB", 18, 1, 0x0200, 0xEF, 2, 1, 64, 0x239A, 0x8034, 0x0100, 1, 2, 3, 1)
+DEVICE_DESC = struct.pack("<BBHBBBBHHHBBBB", 18, 1, 0x0200, 0xEF, 2, 1, 64, 0x239A, 0x8034, 0x0100,
+                          1, 2, 3, 1)
 CONFIG_BODY = (
     bytes([9, 4, 0, 0, 1, 2, 2, 0, 0])                   # interface 0: CDC ACM
     + bytes([5, 0x24, 0, 0x10, 0x01])                    # CDC header
@@ -345,7 +345,9 @@ class DeviceStack:
             desc = {1: DEVICE_DESC, 2: CONFIG_DESC}.get(value >> 8)
             if value >> 8 == 3:
                 text = STRINGS[value & 0xFF]
-                desc = text if isinstance(text, bytes) else bytes([2 + 2 * len(text), 3]) + text.encode("utf-16-le")
+                if not isinstance(text, bytes):
+                    text = bytes([2 + 2 * len(text), 3]) + text.encode("utf-16-le")
+                desc = text
             self.control_in = desc[:length]
             self.send_control_piece()
         elif request == H.SET_ADDRESS:
@@ -442,6 +444,19 @@ def test_host_retries_a_frame_later_when_the_address_is_late():
     m.advance(300_000_000)
     assert host.state == "open" and host.timeouts == 2
     assert [r[1] for r in stack.requests].count(H.SET_ADDRESS) == 1   # no second enumeration was needed
+
+
+def test_a_control_transfer_the_device_never_finishes_fails_after_five_seconds():
+    m = FakeMcu()
+    stack = DeviceStack(m)
+    on_setup, ignored = stack.on_setup, []
+    stack.on_setup = lambda s: ignored.append(s) if s[1] == H.SET_CONFIGURATION else on_setup(s)
+    host = H.UsbHost(m)
+    dcd_init(m)
+    m.advance(H.ENUMERATION_TRIES * (H.CONTROL_TIMEOUT_NS + 200_000_000))
+    assert host.state == "failed"
+    assert len(ignored) == H.ENUMERATION_TRIES
+    assert sum("timed out" in line[2] for line in m.lines) == H.ENUMERATION_TRIES
 
 
 def test_host_sends_bulk_out_and_reads_the_answer():

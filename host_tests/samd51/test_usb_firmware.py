@@ -42,7 +42,8 @@ free, used = gc.mem_free(), gc.mem_alloc()
 import usb_cdc
 while not usb_cdc.console.connected:
     pass
-print("SULTAN BARE heap=%d mem_free=%d waited_ms=%d" % (free + used, free, (supervisor.ticks_ms() - t0) & 0x3FFFFFFF))
+waited = (supervisor.ticks_ms() - t0) & 0x3FFFFFFF
+print("SULTAN BARE heap=%d mem_free=%d waited_ms=%d" % (free + used, free, waited))
 """
 
 

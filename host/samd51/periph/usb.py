@@ -438,7 +438,8 @@ class Usb(Peripheral):
     # -- attach, frames and interrupts ----------------------------------------------------------------------
     def attached(self):
         """Enabled in device mode with DETACH clear: the D+ pull-up is on, a host can see the device."""
-        return bool(self.ctrla & CTRLA_ENABLE) and not self.ctrla & CTRLA_MODE and not self.ctrlb & CTRLB_DETACH
+        device_mode = not self.ctrla & CTRLA_MODE
+        return bool(self.ctrla & CTRLA_ENABLE) and device_mode and not self.ctrlb & CTRLB_DETACH
 
     def _check_attach(self):
         now = self.attached()
