@@ -63,6 +63,7 @@ class Mcu(RunLoop):
         self._base_ns = 0
         self._in_emu = False
         self._stop_asked = False
+        self._slice_limit = 0
         self.uc = uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS)
         uc.ctl_set_cpu_model(A.UC_CPU_ARM_CORTEX_M4)
         for base, size in (FLASH, NVM_ROWS, RAM, BACKUP_RAM):
@@ -200,12 +201,15 @@ class Mcu(RunLoop):
             handle.fn = None
 
     def skip_poll(self, n):
-        """Add up to 2**n cycles (capped) of polling, stopping at the next event; returns the cycles added."""
+        """Add up to 16 * 2**n cycles of polling, never past the next event or the end of the slice (so never past
+        ``run``'s end); returns the cycles added."""
         ctr = self._ctr
         step = 16 << min(n, 16)
         self._events_drop_cancelled()
         if self._events:
             step = min(step, self.cycles_at(self._events[0].due) - ctr.cycles)
+        if self._in_emu:
+            step = min(step, self._slice_limit - ctr.cycles)
         if step <= 0:
             self.request_stop()   # the event is due: let the run loop fire it
             return 0

@@ -146,3 +146,13 @@ def test_without_a_c_compiler_the_python_block_hook_counts_the_same(monkeypatch)
     slow.mcu.run(cycles=10_001)
     assert slow.mcu.cycles == native.mcu.cycles
     assert slow.reg(A.UC_ARM_REG_R5) == native.reg(A.UC_ARM_REG_R5)
+
+
+def test_poll_skipping_never_carries_a_run_past_its_end():
+    main = ldr32(0, PDEC + 0x20) + ldr(1, 0) + movs(2, 0) + b"\x91\x42" + b"\xfb\xd0" + movs(7, 1) + b_self()
+    m = Machine(main)
+    mcu = m.mcu
+    mcu.at(50_000_000, lambda: None)            # the only event, far away
+    mcu.run(until_ns=1_000_000)
+    assert 1_000_000 <= mcu.now_ns() < 1_000_100
+    assert mcu.bus.polls_skipped > 0
