@@ -201,8 +201,8 @@ class Mcu(RunLoop):
             handle.fn = None
 
     def skip_poll(self, n):
-        """Add up to 16 * 2**n cycles of polling, never past the next event or the end of the slice (so never past
-        ``run``'s end); returns the cycles added."""
+        """Add up to 16 * 2**n cycles of polling, never past the next event or the slice's end (so never
+        past ``run``'s end); returns the cycles added."""
         ctr = self._ctr
         step = 16 << min(n, 16)
         self._events_drop_cancelled()
