@@ -35,7 +35,8 @@ class RunLoop:
     def run(self, cycles=None, until_ns=None):
         """Run until ``stop()``, ``cycles`` more cycles or ``until_ns``; returns the stop reason."""
         self.stop_reason = None
-        last = None if cycles is None else self.cycles + cycles
+        last = None if cycles is None else self.cycles + int(cycles)
+        until_ns = None if until_ns is None else int(until_ns)
         while self.stop_reason is None:
             end = last
             if until_ns is not None:   # in cycles at today's clock: the clock may change on the way
@@ -44,6 +45,8 @@ class RunLoop:
                 self.stop_reason = "cycles"
                 break
             self._fire_due()
+            if self.stop_reason is not None:   # an event asked for the end: no further slice
+                break
             self.nvic.take_pending()
             self._slice(end)
         return self.stop_reason

@@ -156,3 +156,10 @@ def test_poll_skipping_never_carries_a_run_past_its_end():
     mcu.run(until_ns=1_000_000)
     assert 1_000_000 <= mcu.now_ns() < 1_000_100
     assert mcu.bus.polls_skipped > 0
+
+
+def test_a_stop_from_an_event_ends_the_run_at_the_event():
+    m = Machine(movs(5, 0) + b"\x01\x35" + b_back(1))
+    m.mcu.at(250_000.0, lambda: m.mcu.stop("seen"))        # a float time is fine
+    assert m.mcu.run(until_ns=5e6) == "seen"
+    assert 250_000 <= m.mcu.now_ns() < 251_000
