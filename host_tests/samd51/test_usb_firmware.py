@@ -93,3 +93,40 @@ def test_the_real_firmware_enumerates_and_its_console_answers(tmp_path):
     mark = len(con.text)
     host.write(b"\x04")                                  # Ctrl-D: soft reload runs code.py again
     con.wait(r"soft reboot[\s\S]*SULTAN BARE heap=", mark, 2000)
+
+
+# The board on a charger: no host ever resets the bus, and code.py still runs. It says so on the red LED
+# (PA23): high 200 ms after it starts, a 50 ms gap, then high for good.
+BLINK = """import board, digitalio, time
+led = digitalio.DigitalInOut(board.LED)
+led.switch_to_output(False)
+time.sleep(0.2)
+led.value = True
+time.sleep(0.05)
+led.value = False
+time.sleep(0.05)
+led.value = True
+while True:
+    time.sleep(1)
+"""
+
+
+def test_with_no_host_the_firmware_still_runs_code_py(tmp_path):
+    from samd51 import boards, fatimage
+    from samd51.mcu import Mcu
+
+    mcu = Mcu(board=boards.load("pybadge"))
+    mcu.load_uf2(UF2)
+    (tmp_path / "code.py").write_text(BLINK)
+    mcu.board.load_flash(fatimage.flash_image(str(tmp_path)))
+    mcu.reset()
+    usb = mcu.peripheral("USB")
+    edges = []
+    mcu.port.on_change("PA23", lambda level: edges.append((mcu.now_ns(), level)))
+    while mcu.now_ns() < 3_700_000_000:
+        mcu.run(until_ns=min(3_700_000_000, mcu.now_ns() + 50_000_000))
+    assert usb.attached() and usb.dadd == 0 and usb.fsmstate == 1   # pull-up on, never reset by a host
+    enabled = next(ns for ns, kind, text in mcu.lines if kind == "usb" and "attached" in text)
+    after = [(ns, level) for ns, level in edges if ns > enabled][-3:]   # (switch_to_output may drive it low)
+    assert [level for _, level in after] == [1, 0, 1], edges
+    assert 45e6 < after[1][0] - after[0][0] < 55e6 and 45e6 < after[2][0] - after[1][0] < 55e6
