@@ -8,8 +8,9 @@ the bytes to ``on_serial``; ``write()`` sends bytes to its bulk OUT endpoint (Ct
 
 Each transaction takes its time on the 12 Mbit/s wire (a 64-byte packet about 50 us) and is decided by the
 device at its end. A transaction the device NAKs is not retried on a clock: it waits until the firmware next
-changes that endpoint (an idle serial port costs nothing), as a host retrying in every frame would see it.
-The MSC and HID interfaces are left alone, as a host without those drivers would.
+changes that endpoint (an idle serial port costs nothing), as a host retrying in every frame would see it;
+on EP0 it gives up after 5 s, as Linux does. The MSC, HID and MIDI interfaces are left alone, as a host
+without those drivers would.
 
 A board with no ``UsbHost`` is a board on a charger: the device is never reset and never configured.
 """
@@ -41,7 +42,6 @@ CLASS_CDC, CDC_SUBCLASS_ACM, CLASS_CDC_DATA = 0x02, 0x02, 0x0A
 ENDPOINT_HALT = 0
 DTR, RTS = 0x01, 0x02
 LINE_CODING = struct.pack("<IBBB", 115200, 0, 0, 8)   # not 1200 baud: that asks for the bootloader
-LANGID_EN_US = 0x0409
 
 SLEEP, WAIT_TX, SETUP, IN, OUT = "sleep", "wait-tx", "setup", "in", "out"
 
