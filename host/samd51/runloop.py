@@ -122,5 +122,6 @@ class RunLoop:
         now = self.now_ns()
         while self._events and self._events[0].due <= now:
             event = heapq.heappop(self._events)
-            if event.fn is not None:
-                event.fn()
+            fn, event.fn = event.fn, None   # spent: a handle to it now reads as cancelled
+            if fn is not None:
+                fn()

@@ -35,8 +35,9 @@ class Peripheral:
 
     def stored(self, offset, size):
         """The ``size`` bytes at ``offset`` of the fallback store (little-endian, any alignment)."""
-        if size == 4 and not offset & 3:
-            return self.regs.get(offset, 0)
+        shift = offset & 3
+        if shift + size <= 4:   # within one word: the common case
+            return (self.regs.get(offset - shift, 0) >> (8 * shift)) & ((1 << (8 * size)) - 1)
         value = 0
         for i in range(size):
             o = offset + i

@@ -96,9 +96,9 @@ class Rtc(Registers):
             self.mcu.clear_pending(RTC_IRQ)
 
     def _schedule(self):
-        self.mcu.cancel(self.event)
-        self.event = None
         if not self.enabled():
+            self.mcu.cancel(self.event)
+            self.event = None
             return
         wanted = self.inten & ~self.flags   # a flag already up needs no event
         nxt = None
@@ -115,8 +115,13 @@ class Rtc(Registers):
                     steps = ((target - count) & 0xFFFFFFFF) or 1 << 32
                     at = self.src0 + (count + steps - self.count0) * div
                     nxt = min(nxt or 1 << 62, at)
-        if nxt is not None:
-            self.event = self.mcu.at(_ns_of(nxt) - self.mcu.now_ns(), self.update)
+        due = None if nxt is None else _ns_of(nxt)
+        if self.event is not None and self.event.fn is not None and self.event.due == due:
+            return            # already scheduled there (most accesses change nothing)
+        self.mcu.cancel(self.event)
+        self.event = None
+        if due is not None:
+            self.event = self.mcu.at(due - self.mcu.now_ns(), self.update)
 
     # -- registers -------------------------------------------------------------------------------------------
     def read_reg(self, reg):
