@@ -62,6 +62,9 @@ class Histogram:
     def add(self, address, halfwords):
         self.counts[address & ~0xFF] += halfwords
 
+    def totals(self):
+        return (self.mcu.native.histogram() if self.mcu.native else self.counts).values()
+
     def lines(self, top):
         counts = collections.Counter(self.mcu.native.histogram()) if self.mcu.native else self.counts
         total = sum(counts.values()) or 1
@@ -106,7 +109,8 @@ def main(argv=None):
     print("unmodelled registers touched: %d" % len(mcu.unmodelled_seen))
     for (name, offset), (ns, op, size, _value, _pc) in mcu.unmodelled_seen.items():
         print("  %8.3f ms  %s+0x%03X %s%d" % (ns / 1e6, name, offset, op, size * 8))
-    print("where the cycles went (256-byte regions):")
+    print("where the executed cycles went (256-byte regions; %d cycles passed in WFI or skipped polls):" % (
+        mcu.cycles - sum(hist.totals())))
     for line in hist.lines(args.top):
         print(line)
     return 0
