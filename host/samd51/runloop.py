@@ -92,8 +92,12 @@ class RunLoop:
 
     def _cpu_error(self, err):
         pc = self.pc()
-        if self._halfword(pc) == WFE:  # Unicorn has no WFE: a hint, so step over it
-            self.uc.reg_write(A.UC_ARM_REG_PC, (pc + 2) | 1)
+        # Unicorn has no WFE: a hint, so step over it (2.1.4 reports the PC just after it)
+        again = getattr(self, "_wfe_at", None) == (pc, self.cycles)   # no progress since: not a WFE
+        if not again and (self._halfword(pc) == WFE or self._halfword(pc - 2) == WFE):
+            after = pc + 2 if self._halfword(pc) == WFE else pc
+            self._wfe_at = (pc, self.cycles + 1)
+            self.uc.reg_write(A.UC_ARM_REG_PC, after | 1)
             self.add_cycles(1)
             return
         self.stop("cpu error at pc=0x%X: %s" % (pc, err))

@@ -166,3 +166,10 @@ def test_sysresetreq_ends_the_run_and_a_reset_starts_again_from_the_vector():
     assert m.reg(A.UC_ARM_REG_IPSR) == 0 and m.reg(A.UC_ARM_REG_PRIMASK) == 0
     assert m.mcu.run(cycles=1000) == "SYSRESETREQ"
     assert m.word(0) == 2                       # RAM survives a reset; the code ran again from the top
+
+
+def test_wfe_is_a_hint_the_code_runs_on():
+    wfe = struct.pack("<H", 0xBF20)     # Unicorn raises UC_ERR_INSN_INVALID on it
+    m = Machine(log(1) + wfe + log(2) + b_self())
+    assert m.mcu.run(cycles=500) == "cycles"
+    assert logged(m) == [1, 2]
