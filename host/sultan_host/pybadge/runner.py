@@ -47,7 +47,8 @@ class Runner:
             if not allow_stop and self.con.stopped():
                 raise RunFailed("the program stopped before " + what)
             if limit_ms is not None and self.m.now_ms() - since > limit_ms:
-                raise RunFailed("no %s within %d s simulated" % (what, limit_ms // 1000))
+                raise RunFailed("no %s within %d s simulated (USB %s, %d serial lines)" % (
+                    what, limit_ms // 1000, self.m.host.state if self.m.host else "off", len(self.con.lines)))
             self.m.run_ms(SLICE_MS)
 
     def wait_ready(self, what):
