@@ -175,3 +175,44 @@ def test_fatimage_extra_files_join_the_folder(tmp_path):
     image = fatimage.flash_image(str(tmp_path), build_ts=0, extra={"boot_out.txt": text})
     assert text in image and b"pass\n" in image
     assert fatimage.flash_image(str(tmp_path), build_ts=0).find(text) == -1
+
+
+class SkippingMcu(FakeMcu):
+    """The core's skip_poll: up to 16 << n ns of polling at once, never past the next event."""
+
+    def __init__(self):
+        super().__init__()
+        self.skipped = 0
+
+    def skip_poll(self, n):
+        due = [e[0] for e in self.events if e[1] is not None]
+        step = min([16 << min(n, 16)] + [d - self.t for d in due])
+        if step <= 0:
+            return 0
+        self.t += step
+        self.skipped += step
+        self.advance(0)
+        return step
+
+
+def test_a_busy_status_poll_skips_its_time_and_stops_at_the_erase_end():
+    mcu = SkippingMcu()
+    qspi = Q.Qspi(mcu)
+    chip = F.SpiFlash()
+    qspi.attach(chip)
+    qspi.write(Q.BAUD, 4, 2 << 8)
+    qspi.write(Q.CTRLB, 4, Q.CTRLB_MODE_MEMORY | (1 << 4))
+    qspi.write(Q.CTRLA, 4, Q.CTRLA_ENABLE)
+    command(mcu, qspi, F.WREN)
+    sector_command(mcu, qspi, F.SE, 0x5000)
+    end = chip.busy_until()
+    start = end - F.OP_NS["erase_4k"]                # CS rose at the end of the erase's frame
+    assert mcu.t - start < 2_000
+    polls = 0
+    while read_command(mcu, qspi, F.RDSR1, 1)[0] & F.SR1_WIP:
+        mcu.t += 100                                 # the firmware's own loop, a frame's worth
+        polls += 1
+    assert mcu.skipped > 0.9 * (end - start)         # the wait passed in skips, not in frames
+    assert polls < 100                               # 50 ms at 100 ns a poll would be 500,000
+    assert end <= mcu.t < end + 2_000                # and it stopped at the erase's end
+    assert chip.busy_until() is None and qspi.report()["polls_skipped_cycles"] == mcu.skipped

@@ -74,6 +74,13 @@ class FakeMcu:
     def clear_pending(self, irqn):
         self.pending.discard(irqn)
 
+    @property
+    def bus(self):
+        return self
+
+    def owner(self, addr):
+        return self._owner(addr)[1]
+
     def _owner(self, addr):
         for base, p in self.mmio.items():
             if base <= addr < base + 0x400:
@@ -234,11 +241,11 @@ WRB = RAM + 0x200
 SRC = RAM + 0x1000
 
 
-def dma_write(mcu, s, data, ch=0):
+def dma_write(mcu, s, data, ch=0, nxt=0):
     dmac = mcu.peripheral("DMAC")
     mcu.ram[SRC - RAM: SRC - RAM + len(data)] = data
     btctrl = D.BTCTRL_VALID | D.BTCTRL_SRCINC      # beat size byte, source increments
-    desc = struct.pack("<HHIII", btctrl, len(data), SRC + len(data), SERCOM4 + S.DATA, 0)
+    desc = struct.pack("<HHIII", btctrl, len(data), SRC + len(data), SERCOM4 + S.DATA, nxt)
     mcu.mem_write(DESC + 16 * ch, desc)
     base = D.CHANNEL + 16 * ch
     dmac.write(base + D.CHCTRLA, 4, D.CHCTRLA_SWRST)
@@ -348,3 +355,42 @@ def test_a_dma_block_in_one_call_is_the_same_as_beat_by_beat(mcu):
     assert times_a == pytest.approx(times_b) and rx_a == pytest.approx(rx_b)
     assert len(rx_a) == S.RX_KEEP and flags_a & S.RXC and status_a & S.BUFOVF
     assert times_a[1] == pytest.approx(1_000 + 50 * 8 * 1e9 / 24e6)
+
+
+def test_the_dmac_moves_a_chain_as_blocks_with_what_beat_by_beat_gives():
+    """The DMAC's block path (dma_block) and its beat path: the same bytes, DC levels, wire times, TCMPL,
+    write-back and beat counts, for a chain of two descriptors with a D/C change between the writes."""
+    runs = []
+    for blocks in (False, True):
+        m = FakeMcu()
+        d = m.add(D.Dmac(m, "DMAC", 0x4100A000, (31, 32, 33, 34, 35)))
+        d.write(D.BASEADDR, 4, DESC)
+        d.write(D.WRBADDR, 4, WRB)
+        d.write(D.CTRL, 2, D.CTRL_DMAENABLE | (1 << 8))
+        if not blocks:
+            d.block_sink = lambda addr: None
+        s = spi(m)
+        part = Recorder()
+        s.attach(part, cs="PB07", dc="PB05")
+        gpio_out(m, "PB07", 0)
+        gpio_out(m, "PB05", 0)
+        dma_write(m, s, bytes(range(100)))
+        m.advance(1_000)
+        gpio_out(m, "PB05", 1)
+        second = DESC + 0x80                          # the chain: 100 bytes, then 200 more from SRC + 100
+        m.ram[SRC - RAM + 100: SRC - RAM + 300] = bytes(range(200))
+        btctrl = D.BTCTRL_VALID | D.BTCTRL_SRCINC
+        m.mem_write(second, struct.pack("<HHIII", btctrl, 200, SRC + 300, SERCOM4 + S.DATA, 0))
+        dma_write(m, s, bytes(range(100, 200)), nxt=second)
+        m.advance(50)
+        early = (s.read(S.INTFLAG, 1), bytes(m.ram[WRB - RAM: WRB - RAM + 16]))
+        m.advance(200_000)
+        runs.append((part.got, s.wire.last_start, s.wire.last_end, s.bytes_out, early,
+                     d.read(D.CHANNEL + D.CHINTFLAG, 1), s.read(S.INTFLAG, 1), s.read(S.STATUS, 2),
+                     d.stats["beats"], d.stats["blocks"], d.stats["block_moves"] > 0))
+    beat, block = runs
+    assert beat[1:3] == pytest.approx(block[1:3])     # wire times (float sums in another order)
+    assert beat[:1] + beat[3:-1] == block[:1] + block[3:-1]
+    assert block[-1] and not beat[-1]                 # the block path ran, the other did not
+    assert [b for b, _ in beat[0]] == list(range(200)) * 2 and [dc for _, dc in beat[0]] == [0] * 100 + [1] * 300
+    assert beat[6] & S.TXC and beat[5] & D.CHINTFLAG_TCMPL

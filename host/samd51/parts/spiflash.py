@@ -80,6 +80,11 @@ class FlashOps:
         self.settle()
         return (self.sr[0] & 0xFC) | (SR1_WEL if self.wel else 0) | (SR1_WIP if self.busy else 0)
 
+    def busy_until(self):
+        """The simulated ns the erase/program in progress ends at, or None when idle (WIP 0)."""
+        self.settle()
+        return self.busy["end"] if self.busy else None
+
     def need_wel(self):
         if self.wel:
             return True

@@ -124,6 +124,14 @@ class Transfers:
         beats = {TRIGACT_BURST: c.burstlen, TRIGACT_BLOCK: c.beats_left}.get(c.trigact, 1 << 30)
         moved = 0
         c.status = (c.status | CHSTATUS_BUSY) & ~CHSTATUS_PEND
+        if c.trigsrc and c.trigact == TRIGACT_BURST and not c.suspended:
+            moved = self.move_block(c)
+            if moved:
+                self.stats["beats"] += moved
+                self.stats["block_moves"] += 1
+                if c.beats_left == 0:
+                    self.block_done(c)
+                return moved
         while beats > 0 and c.desc is not None and not c.suspended:
             n = min(beats, c.beats_left)
             self.move(c, n)
@@ -155,6 +163,35 @@ class Transfers:
         c.src += sstep * n
         c.dst += dstep * n
         c.beats_left -= n
+
+    def move_block(self, c):
+        """The rest of a paced byte block in one call to a peripheral that takes whole blocks
+        (``dma_block(offset, data) -> bytes taken``, e.g. a SERCOM's TX): beat by beat, each beat's
+        register write would raise the next request and this same loop would serve it at once, with no CPU
+        in between, so the peripheral sees the same bytes at the same time. 0: go beat by beat."""
+        btctrl = c.desc[0]
+        byte_beats = not btctrl & (3 << 8)
+        src_step_1 = btctrl & BTCTRL_SRCINC and not (btctrl & BTCTRL_STEPSEL_SRC and (btctrl >> 13) & 7)
+        if not byte_beats or not src_step_1 or btctrl & BTCTRL_DSTINC or c.src >= 0x40000000:
+            return 0
+        sink = self.block_sink(c.dst)
+        if sink is None:
+            return 0
+        owner, take = sink
+        taken = take(c.dst - owner.BASE, self.mcu.mem_read(c.src, c.beats_left))
+        c.src += taken
+        c.beats_left -= taken
+        return taken
+
+    def block_sink(self, addr):
+        """(peripheral, its dma_block) for a register address, or None (kept per address)."""
+        sinks = self.sinks
+        if addr not in sinks:
+            bus = getattr(self.mcu, "bus", None)
+            owner = bus.owner(addr) if bus is not None and addr >= 0x40000000 else None
+            take = getattr(owner, "dma_block", None)
+            sinks[addr] = (owner, take) if take is not None else None
+        return sinks[addr]
 
     def fetch(self, c, addr):
         """Load a descriptor into the channel (and its write-back copy); an invalid one is a fetch error."""
@@ -214,7 +251,8 @@ class Dmac(Transfers, Peripheral):
         super().__init__(mcu, *args, **kw)
         self.ch = [Channel(n) for n in range(CHANNELS)]
         self.listeners = []
-        self.stats = {"beats": 0, "blocks": 0, "triggers": 0, "held": 0}
+        self.stats = {"beats": 0, "blocks": 0, "triggers": 0, "held": 0, "block_moves": 0}
+        self.sinks = {}      # register address -> (peripheral, dma_block) or None
         self.reset()
 
     def reset(self):

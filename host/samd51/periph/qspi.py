@@ -52,6 +52,9 @@ WIDTHS = {0: (1, 1, 1), 1: (1, 1, 2), 2: (1, 1, 4), 3: (1, 2, 2), 4: (1, 4, 4), 
 
 WINDOW = (0x04000000, 0x01000000)
 CLK_HZ = 120_000_000
+RDSR1 = 0x05                # the flash's read status register 1, and its write-in-progress bit
+SR1_WIP = 1 << 0
+BUSY_READS = 4              # busy status reads before the poll's time is skipped
 REGS = (CTRLA, CTRLB, BAUD, RXDATA, INTFLAG, INSTRADDR, INSTRCTRL, INSTRFRAME, SCRAMBCTRL, SCRAMBKEY)
 
 
@@ -66,7 +69,7 @@ class Qspi(Peripheral):
         super().__init__(mcu, *args, **kw)
         self.chip = None
         self.stats = {"frames": 0, "window_reads": 0, "window_writes": 0, "bytes_in": 0, "bytes_out": 0,
-                      "bus_ns": 0}
+                      "bus_ns": 0, "polls_skipped_cycles": 0}
         self.reset()
 
     def attach(self, chip):
@@ -83,6 +86,9 @@ class Qspi(Peripheral):
         self.frame_start = 0
         self.frame_clocks = 0
         self.instrend_at = None
+        self.busy_reads = 0        # status reads in a row that saw WIP
+        self.busy_event = None     # an event at the chip's operation end, so a skipped poll stops there
+        self.busy_event_at = None
 
     # -- registers ----------------------------------------------------------------------------------------
     def read(self, offset, size):
@@ -227,7 +233,34 @@ class Qspi(Peripheral):
         if not self.data_phase(offset, size, False):
             return (1 << (8 * size)) - 1
         self.stats["bytes_in"] += size
-        return int.from_bytes(self.chip.read(size), "little")
+        value = int.from_bytes(self.chip.read(size), "little")
+        if self.r[INSTRCTRL] & 0xFF == RDSR1:
+            self.status_polled(value & SR1_WIP)
+        return value
+
+    def status_polled(self, wip):
+        """A status read while the chip is busy: the firmware spins on WIP through whole frames (with
+        writes, which the Bus's poll skipper cannot see through), so let the spin's time pass here,
+        doubling with each busy read, and stop exactly at the operation's end (an event there)."""
+        if not wip:
+            self.busy_reads = 0
+            return
+        self.busy_reads += 1
+        end = getattr(self.chip, "busy_until", lambda: None)()
+        skip = getattr(self.mcu, "skip_poll", None)
+        if end is None or skip is None:
+            return
+        if self.busy_event is None or self.busy_event_at != end:
+            if self.busy_event is not None:
+                self.mcu.cancel(self.busy_event)
+            self.busy_event_at = end
+            # the chip keeps the run's clock (it outlives this Mcu): the time left is on its clock
+            self.busy_event = self.mcu.at(max(0, int(end - self.chip.now()) + 1), self.busy_done)
+        if self.busy_reads > BUSY_READS:
+            self.stats["polls_skipped_cycles"] += skip(self.busy_reads - BUSY_READS)
+
+    def busy_done(self):
+        self.busy_event = None
 
     def ahb_write(self, offset, size, value):
         self.stats["window_writes"] += 1
