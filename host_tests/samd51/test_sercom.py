@@ -392,5 +392,6 @@ def test_the_dmac_moves_a_chain_as_blocks_with_what_beat_by_beat_gives():
     assert beat[1:3] == pytest.approx(block[1:3])     # wire times (float sums in another order)
     assert beat[:1] + beat[3:-1] == block[:1] + block[3:-1]
     assert block[-1] and not beat[-1]                 # the block path ran, the other did not
-    assert [b for b, _ in beat[0]] == list(range(200)) * 2 and [dc for _, dc in beat[0]] == [0] * 100 + [1] * 300
+    assert [b for b, _ in beat[0]] == list(range(200)) * 2
+    assert [dc for _, dc in beat[0]] == [0] * 100 + [1] * 300
     assert beat[6] & S.TXC and beat[5] & D.CHINTFLAG_TCMPL

@@ -139,7 +139,120 @@ class I2cMaster:
         self.status = (self.status & ~(0x3 << I2CM_BUSSTATE_SHIFT)) | (state << I2CM_BUSSTATE_SHIFT)
 
 
-class Sercom(I2cMaster, Peripheral):
+class Shifter:
+    """DATA and the shifter: bytes out to the attached part with the wire's times, bytes received, the DMA
+    requests (a mixin of Sercom)."""
+
+    def _data_write(self, value):
+        if not self.enabled:
+            return
+        if self.mode == MODE_I2C_MASTER:
+            self.flags_w1 |= I2CM_MB                    # the byte went nowhere: no slave, NACK
+            self.status |= I2CM_RXNACK
+            return
+        wire = self.wire
+        char_ns = self._char_ns
+        if char_ns is None:
+            char_ns = self._char_ns = self.char_ns()
+        wire.send(self.mcu.now_ns(), char_ns)
+        self.bytes_out += 1
+        miso = self._shift(value)
+        if self.mode in (MODE_USART_EXT, MODE_USART_INT):
+            return
+        if self.ctrlb & CTRLB_RXEN:
+            if wire.receive(wire.last_end, MISO_IDLE if miso is None else miso & 0xFF):
+                self._request(self.trig_rx)
+            else:
+                self.status |= BUFOVF   # far more unread than the buffer holds: lost (flagged a little early)
+        self._request(self.trig_tx)
+
+    def dma_block(self, offset, data):
+        """A whole DMA block for DATA in one call (the DMAC's fast path for a TX channel this SERCOM
+        paces): the same wire times, bytes and requests as one beat at a time. Returns how many bytes it
+        took (0: go beat by beat, e.g. an RX channel waits on the same transfer)."""
+        if offset != DATA or not self.enabled or self.mode != MODE_SPI_MASTER or not data:
+            return 0
+        rx = bool(self.ctrlb & CTRLB_RXEN)
+        if rx and self._dmac() is not None and self._dmac().waiting(self.trig_rx):
+            return 0
+        char_ns = self._char_ns
+        if char_ns is None:
+            char_ns = self._char_ns = self.char_ns()
+        wire, n = self.wire, len(data)
+        wire.send(self.mcu.now_ns(), char_ns)
+        first_end = wire.last_end
+        wire.last_end += (n - 1) * char_ns
+        wire.last_start = wire.last_end - char_ns
+        self.bytes_out += n
+        miso = self._shift_block(data)
+        if rx:
+            room = max(0, RX_KEEP - len(wire.rx))
+            for i in range(min(n, room)):
+                b = miso[i] if miso is not None and miso[i] is not None else MISO_IDLE
+                wire.receive(first_end + i * char_ns, b & 0xFF)
+            if n > room:
+                self.status |= BUFOVF
+            self._request(self.trig_rx)
+        self._request(self.trig_tx)
+        return n
+
+    def _shift_block(self, data):
+        """The bytes to the part: in one call if it takes blocks (write-only), else each with its MISO."""
+        part = self.part
+        port = self.mcu.port
+        if part is None or (self.cs is not None and port.level(self.cs)):
+            return None
+        dc = port.level(self.dc) if self.dc is not None else None
+        bulk = getattr(part, "spi_bytes", None)
+        if bulk is not None:
+            bulk(data, dc)
+            return None
+        return [part.spi_byte(b, dc) for b in data]
+
+    def _shift(self, value):
+        part = self.part
+        if part is None:
+            return None
+        port = self.mcu.port
+        if self.cs is not None and port.level(self.cs):
+            return None
+        dc = port.level(self.dc) if self.dc is not None else None
+        return part.spi_byte(value & 0xFF, dc)
+
+    def _data_read(self):
+        """The oldest received byte: once its time has come, at once for a DMA beat (the wire runs ahead)."""
+        now = self.mcu.now_ns()
+        dma = self._dma_moving()
+        if not dma and self.wire.overflowed(now):
+            self.status |= BUFOVF
+        value = self.wire.pop(now, dma)
+        if value is not None and not self.wire.rx:
+            self._request(self.trig_rx, False)
+        return 0 if value is None else value
+
+    def uart_feed(self, data):
+        """Bytes arriving on a USART's RX pad now (the harness's side of a serial line)."""
+        now = float(self.mcu.now_ns())
+        for i, b in enumerate(data):
+            self.wire.receive(now + i * self.char_ns(), b)
+        self._update_irq()
+
+    # -- DMA ---------------------------------------------------------------------------------------------
+    def _dmac(self):
+        return self.mcu.peripheral("DMAC")
+
+    def _request(self, trigsrc, on=True):
+        """A request line: DRE for TX, RXC for RX. Raised inside a DMA beat it is queued by the DMAC and
+        served by the same loop, so a whole transfer runs in one go."""
+        dmac = self._dmac()
+        if dmac is not None:
+            (dmac.trigger if on else dmac.untrigger)(trigsrc)
+
+    def _dma_moving(self):
+        return bool(getattr(self._dmac(), "moving", False))
+
+
+class Sercom(Shifter, I2cMaster, Peripheral):
     NAME = "SERCOM4"
     BASE = None
 
@@ -295,114 +408,6 @@ class Sercom(I2cMaster, Peripheral):
         if bits & TXC:
             self.wire.clear_txc(self.mcu.now_ns())
         self.flags_w1 &= ~bits
-
-    def _data_write(self, value):
-        if not self.enabled:
-            return
-        if self.mode == MODE_I2C_MASTER:
-            self.flags_w1 |= I2CM_MB                    # the byte went nowhere: no slave, NACK
-            self.status |= I2CM_RXNACK
-            return
-        wire = self.wire
-        char_ns = self._char_ns
-        if char_ns is None:
-            char_ns = self._char_ns = self.char_ns()
-        wire.send(self.mcu.now_ns(), char_ns)
-        self.bytes_out += 1
-        miso = self._shift(value)
-        if self.mode in (MODE_USART_EXT, MODE_USART_INT):
-            return
-        if self.ctrlb & CTRLB_RXEN:
-            if wire.receive(wire.last_end, MISO_IDLE if miso is None else miso & 0xFF):
-                self._request(self.trig_rx)
-            else:
-                self.status |= BUFOVF   # far more unread than the buffer holds: lost (flagged a little early)
-        self._request(self.trig_tx)
-
-    def dma_block(self, offset, data):
-        """A whole DMA block for DATA in one call (the DMAC's fast path for a TX channel this SERCOM
-        paces): the same wire times, bytes and requests as one beat at a time. Returns how many bytes it
-        took (0: go beat by beat, e.g. an RX channel waits on the same transfer)."""
-        if offset != DATA or not self.enabled or self.mode != MODE_SPI_MASTER or not data:
-            return 0
-        rx = bool(self.ctrlb & CTRLB_RXEN)
-        if rx and self._dmac() is not None and self._dmac().waiting(self.trig_rx):
-            return 0
-        char_ns = self._char_ns
-        if char_ns is None:
-            char_ns = self._char_ns = self.char_ns()
-        wire, n = self.wire, len(data)
-        wire.send(self.mcu.now_ns(), char_ns)
-        first_end = wire.last_end
-        wire.last_end += (n - 1) * char_ns
-        wire.last_start = wire.last_end - char_ns
-        self.bytes_out += n
-        miso = self._shift_block(data)
-        if rx:
-            room = max(0, RX_KEEP - len(wire.rx))
-            for i in range(min(n, room)):
-                b = miso[i] if miso is not None and miso[i] is not None else MISO_IDLE
-                wire.receive(first_end + i * char_ns, b & 0xFF)
-            if n > room:
-                self.status |= BUFOVF
-            self._request(self.trig_rx)
-        self._request(self.trig_tx)
-        return n
-
-    def _shift_block(self, data):
-        """The bytes to the part: in one call if it takes blocks (write-only), else each with its MISO."""
-        part = self.part
-        port = self.mcu.port
-        if part is None or (self.cs is not None and port.level(self.cs)):
-            return None
-        dc = port.level(self.dc) if self.dc is not None else None
-        bulk = getattr(part, "spi_bytes", None)
-        if bulk is not None:
-            bulk(data, dc)
-            return None
-        return [part.spi_byte(b, dc) for b in data]
-
-    def _shift(self, value):
-        part = self.part
-        if part is None:
-            return None
-        port = self.mcu.port
-        if self.cs is not None and port.level(self.cs):
-            return None
-        dc = port.level(self.dc) if self.dc is not None else None
-        return part.spi_byte(value & 0xFF, dc)
-
-    def _data_read(self):
-        """The oldest received byte: once its time has come, at once for a DMA beat (the wire runs ahead)."""
-        now = self.mcu.now_ns()
-        dma = self._dma_moving()
-        if not dma and self.wire.overflowed(now):
-            self.status |= BUFOVF
-        value = self.wire.pop(now, dma)
-        if value is not None and not self.wire.rx:
-            self._request(self.trig_rx, False)
-        return 0 if value is None else value
-
-    def uart_feed(self, data):
-        """Bytes arriving on a USART's RX pad now (the harness's side of a serial line)."""
-        now = float(self.mcu.now_ns())
-        for i, b in enumerate(data):
-            self.wire.receive(now + i * self.char_ns(), b)
-        self._update_irq()
-
-    # -- DMA ---------------------------------------------------------------------------------------------
-    def _dmac(self):
-        return self.mcu.peripheral("DMAC")
-
-    def _request(self, trigsrc, on=True):
-        """A request line: DRE for TX, RXC for RX. Raised inside a DMA beat it is queued by the DMAC and
-        served by the same loop, so a whole transfer runs in one go."""
-        dmac = self._dmac()
-        if dmac is not None:
-            (dmac.trigger if on else dmac.untrigger)(trigsrc)
-
-    def _dma_moving(self):
-        return bool(getattr(self._dmac(), "moving", False))
 
     # -- interrupts ---------------------------------------------------------------------------------------
     def _update_irq(self):
