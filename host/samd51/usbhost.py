@@ -27,7 +27,8 @@ TRANSACTION_OVERHEAD = 12
 FRAME_NS = 1_000_000
 ATTACH_DEBOUNCE_NS = 100_000_000    # TATTDB: the host waits this long after it sees the pull-up
 RESET_NS = 10_000_000               # TDRST: SE0 held for the bus reset
-RESET_RECOVERY_NS = 10_000_000      # TRSTRCY
+RESET_RECOVERY_NS = 50_000_000      # TRSTRCY 10 ms "plus some extra" (Linux hub_port_reset: 10 + 40):
+                                    # TinyUSB drops a SETUP queued before its bus reset was handled
 SET_ADDRESS_RECOVERY_NS = 2_000_000  # TDSETADDR
 CONTROL_TIMEOUT_NS = 5_000_000_000  # a control transaction NAKed this long fails (Linux USB_CTRL_GET_TIMEOUT)
 TIMEOUT_RETRIES = 3                 # a transaction with no handshake is tried this many times, a frame apart
