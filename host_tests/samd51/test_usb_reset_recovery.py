@@ -1,10 +1,9 @@
 """The host's reset recovery against a device stack that queues its USB events as TinyUSB does and serves
 them late, from its main loop: the case the real 9.1.1 game hit (the device missed its first SETUP)."""
 
-from test_usb import SETUP_BUF, DeviceStack, FakeMcu, bus_reset_config, dcd_init, ep
-
 from samd51 import usbhost as H
 from samd51.periph import usb as U
+from test_usb import SETUP_BUF, DeviceStack, FakeMcu, bus_reset_config, dcd_init, ep
 
 BUSY_NS = 20_000_000     # the game's start-up: the firmware runs no background task this long after the reset
 
