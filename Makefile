@@ -60,6 +60,8 @@ CP ?= 9
 # the UF2 of CircuitPython $(CP).x (CP=8: the 8.2.7 one, CP=9: 9.2.8)
 CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*-$(CP).*.uf2)))
 RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/bootrom*.js))
+# BOARD=pybadge: the PyBadge's CircuitPython (its own folder: nothing that globs for Pico files finds it)
+PYBADGE_UF2 ?= $(lastword $(sort $(wildcard vendor-local/pybadge/adafruit-circuitpython-pybadge-*.uf2)))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
 .PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device typecheck wokwi-check emulate-check bench-device-check
 # emulator test options (a settings.toml on the image; see docs/firmware.md):
@@ -93,6 +95,15 @@ $(EMULATE_DEPS): tools/emulate/package.json tools/emulate/package-lock.json
 	touch $@
 emulate-deps: $(EMULATE_DEPS)
 
+ifeq ($(BOARD),pybadge)
+## make emulate BOARD=pybadge [DEAL=7] [KEYS="RIGHT A"] [COMPARE=1]: the PyBadge's own CircuitPython 9.1.1
+##   (vendor-local/pybadge/ or PYBADGE_UF2=...) in the SAMD51 emulator, the same words (sultan_host.pybadge)
+emulate: emulate-check $(STAMP)
+	rm -rf build/emulate
+	$(BIN)/python -m sultan_host.pybadge --uf2 "$(PYBADGE_UF2)" $(if $(DEAL),--deal $(DEAL)) $(if $(KEYS),--keys "$(KEYS)") \
+	  --out build/emulate --report build/emulate/report.json
+	$(if $(COMPARE),$(BIN)/python tools/emulate/compare_png.py --shots build/emulate --deal $(DEAL) --size 160x128 --keys "$(KEYS)")
+else
 ## make emulate [CP=9|8] [SIZE=160x128] [DEAL=7] [SCENARIO=wokwi/scenario.yaml | KEYS="RIGHT A"] [COMPARE=1]
 ##   (COMPARE=1 with DEAL and KEYS: each screenshot against tools/screenshot.py's, in RGB565)
 emulate: emulate-check wokwi $(EMULATE_DEPS)
@@ -100,6 +111,7 @@ emulate: emulate-check wokwi $(EMULATE_DEPS)
 	node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom "$(RP2040_BOOTROM)" $(if $(SIZE),--window $(SIZE)) \
 	  $(if $(KEYS),--keys "$(KEYS)",--scenario $(or $(SCENARIO),wokwi/scenario.yaml)) --out build/emulate
 	$(if $(COMPARE),$(BIN)/python tools/emulate/compare_png.py --shots build/emulate --deal $(DEAL) --size $(or $(SIZE),320x240) --keys "$(KEYS)")
+endif
 
 # The firmware targets' own checks, made before anything they need (the .venv, node_modules), even under -j:
 # a missing firmware is told in one line (exit 2) before minutes of installing.
@@ -107,9 +119,14 @@ emulate: emulate-check wokwi $(EMULATE_DEPS)
 need_file = @test -f "$($(1))" || { echo "make $(@:-check=): $(if $($(1)),$(1)=$($(1)): no such file,no $(2) in vendor-local/: put it there or give $(1)=<its file>)"; exit 2; }
 wokwi-check:
 	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)
+ifeq ($(BOARD),pybadge)
+emulate-check:
+	$(call need_file,PYBADGE_UF2,CircuitPython UF2 for the PyBadge (pybadge/))
+else
 emulate-check:
 	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)
 	$(call need_file,RP2040_BOOTROM,RP2040 bootrom (bootrom*.bin or bootrom.js))
+endif
 	@test -z "$(COMPARE)" || test -n "$(DEAL)" -a -n "$(KEYS)" || { echo "usage: make emulate COMPARE=1 DEAL=n KEYS=\"...\" [SIZE=160x128]"; exit 2; }
 bench-device-check:
 	$(call need_file,BENCH_UF2,CircuitPython 10.x/9.x/8.x UF2 for the Pico)

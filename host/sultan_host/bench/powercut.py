@@ -156,49 +156,55 @@ class PicoRegion(MemoryRegion):
     erase_free = True
 
 
-class RecordingRegion(PicoRegion):
-    """A Pico region that keeps a copy of itself after every write."""
+def recording(cls):
+    """A ``cls`` region that keeps a copy of itself after every write."""
 
-    def __init__(self, data):
-        PicoRegion.__init__(self, data=data)
-        self.after = []
+    class Recording(cls):
+        def __init__(self, data):
+            cls.__init__(self, data=data)
+            self.after = []
 
-    def write(self, offset, data):
-        PicoRegion.write(self, offset, data)
-        self.after.append(bytes(self.data))
+        def write(self, offset, data):
+            cls.write(self, offset, data)
+            self.after.append(bytes(self.data))
+
+    return Recording
 
 
-def pictures(region, check, size):
+RecordingRegion = recording(PicoRegion)
+
+
+def pictures(region, check, size, cls=PicoRegion):
     """What a board booting on ``region`` shows: (the save's sequence number at READY, [the READY
     screen, then the screen after each check key]), and the region after the check keys."""
     from sultan_host.desktop.screenshot import render
 
-    store = Store(PicoRegion(data=region))
+    store = Store(cls(data=region))
     store.load(engine.Game(deal=DEAL))  # as the board's start: a damaged save is replaced at once
     out = []
     final = None
     for n in range(len(check) + 1):
-        r = PicoRegion(data=region)
+        r = cls(data=region)
         img, _ctrl = render(DEAL, size, " ".join(check[:n]), store=Store(r))
         out.append(img)
         final = bytes(r.data)
     return (store.seq, out), final
 
 
-def candidates(trial, region, size, since_boot=()):
+def candidates(trial, region, size, since_boot=(), cls=PicoRegion):
     """({outcome: ((seq, pictures), region after the check)}, [the region after each write]) for
     ``trial`` played on ``region`` after ``since_boot``, the keys the board took since it booted (the
     last trial's check: the menu opens where they left it)."""
     from sultan_host.desktop.screenshot import render
 
-    rec = RecordingRegion(region)
+    rec = recording(cls)(region)
     keys = list(since_boot) + trial.keys()
     render(DEAL, size, " ".join(keys), store=Store(rec))  # its flush at the end: the idle write
     if not rec.after:
         raise RuntimeError("%s: the host wrote nothing" % trial.kind)
     regions = {"last": rec.after[-1], "before": rec.after[-2] if len(rec.after) > 1 else region,
                "damaged": JUNK[:len(region)], "erased": b"\xff" * len(region)}
-    return {name: pictures(data, trial.check, size) for name, data in regions.items()}, rec.after
+    return {name: pictures(data, trial.check, size, cls) for name, data in regions.items()}, rec.after
 
 
 def whole_sector(cut, ops, nvm):
@@ -235,13 +241,13 @@ def shots_of(trials, shots):
     return out
 
 
-def verdicts(trials, shots, report, size, same):
+def verdicts(trials, shots, report, size, same, cls=PicoRegion):
     """Each trial's outcome (set on it, and returned): the first of OUTCOMES whose save number at
     READY is the board's and whose pictures ``same(shot_path, image)`` takes, READY and every check
     key; None for none of them."""
     import re
 
-    region = b"\xff" * region_size()
+    region = b"\xff" * (region_size() if cls is PicoRegion else len(cls()))  # the bytes the store uses
     history = []  # the region after each host write the board kept, oldest first
     since_boot = []
     flash = report["flash"]
@@ -253,9 +259,10 @@ def verdicts(trials, shots, report, size, same):
         m = re.search(r" save=(\d+)", boot.get("ready") or "")
         seq = int(m.group(1)) if m else -1
         t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]), seq=seq)
-        found, writes = candidates(t, region, size, since_boot)
+        found, writes = candidates(t, region, size, since_boot, cls)
         # an erase cut in its first moments may leave a record from further back whole ("older")
-        older = (("older", pictures(data, t.check, size)) for data in reversed((history + writes[:-2])[-8:]))
+        older = (("older", pictures(data, t.check, size, cls))
+                 for data in reversed((history + writes[:-2])[-8:]))
         t.outcome = None
         for name, ((want_seq, images), after) in itertools.chain(((n, found[n]) for n in OUTCOMES), older):
             if want_seq == seq and len(paths) == len(images) and all(

@@ -1,0 +1,68 @@
+"""The PyBadge's CIRCUITPY: a FAT image of a folder, laid at offset 0 of the 2 MB QSPI flash.
+
+    python -m samd51.fatimage build/CIRCUITPY build/emulate/pybadge-flash.bin
+
+CircuitPython's external-flash driver (supervisor/shared/external_flash/external_flash.c) offers the
+filesystem (total_size - one 4 KB erase sector) / 512 blocks from address 0: the last sector is its scratch
+space.  So the volume is 2 MB - 4 KB = 4088 sectors of 512 B, and the chip's image is that volume followed by
+erased bytes.  The FAT layout is PyPI folder2uf2's (it writes what CircuitPython's own oofatfs f_mkfs would,
+and the Pico image in sultan_host.board.wokwi already comes from it); only its UF2 wrapping is left out.
+"""
+
+import os
+import sys
+
+from folder2uf2 import SECTOR, FatBuilder, Geometry, Node, build_tree
+
+FLASH_SIZE = 2 * 1024 * 1024
+ERASE_SECTOR = 4096
+VOLUME_BYTES = FLASH_SIZE - ERASE_SECTOR
+VOLUME_ID = 0x53554C54  # "SULT", as the Pico's image
+
+
+def volume(folder, label="CIRCUITPY", build_ts=None, extra=None):
+    """The FAT volume (VOLUME_BYTES long) holding ``folder``'s files, plus ``extra`` {name: bytes} at its top.
+
+    ``extra`` is for files CircuitPython would write itself, e.g. boot_out.txt: with the very text it writes,
+    the first boot writes nothing to CIRCUITPY (9.1.1 rewrites boot_out.txt only when its text differs).
+    """
+    geo = Geometry(VOLUME_BYTES // SECTOR)
+    fat = FatBuilder(geo, label=label, volume_id=VOLUME_ID, build_ts=build_ts)
+    root = build_tree(folder, extra_files=False, build_ts=build_ts)
+    for name, data in sorted((extra or {}).items()):
+        root.children = [c for c in root.children if c.name != name]
+        root.children.append(Node(name, data=bytes(data), ts=root.ts))
+    fat.layout(root)
+    return bytes(fat.image)
+
+
+def flash_image(folder, **kw):
+    """The whole chip: the volume, then the erased scratch sector."""
+    return volume(folder, **kw) + b"\xff" * (FLASH_SIZE - VOLUME_BYTES)
+
+
+def write(folder, out, **kw):
+    data = flash_image(folder, **kw)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "wb") as f:
+        f.write(data)
+    return len(data)
+
+
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or not os.path.isdir(args[0]):
+        print("usage: python -m samd51.fatimage FOLDER OUT.bin  (FOLDER: an existing directory)",
+              file=sys.stderr)
+        return 2
+    try:
+        n = write(args[0], args[1])
+    except (OSError, ValueError) as err:
+        print("fatimage: %s" % err, file=sys.stderr)
+        return 2
+    print("wrote %s: %d bytes (FAT volume %d KB at 0)" % (args[1], n, VOLUME_BYTES // 1024))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

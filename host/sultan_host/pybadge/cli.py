@@ -1,0 +1,179 @@
+"""``python -m sultan_host.pybadge``: the game on the PyBadge's own CircuitPython, in the SAMD51 emulator.
+
+    python -m sultan_host.pybadge [--uf2 FW.uf2] [--deal N | --tree DIR | --flash-in IMG | --bare]
+        [--keys "RIGHT A START*3! RESET CUT@WRITE+5 ..."] [--random-keys N] [--seed S] [--out DIR]
+        [--report FILE.json] [--no-shots] [--quiet] [--after-ms N] [--flash-time-scale X]
+        [--flash-out IMG] [--nvm-out FILE] [--key-ms 60] [--gap-ms 100] [--timeout-s 3000]
+
+The words are tools/emulate's (lib/keys.js); screenshots NN-NAME.png (160x128) in --out; the console
+goes to stdout; --report as emulate.js's, with the DAC, the backlight and the NVM's operations.  A bad
+argument: one line, exit 2.  A failed run: failure.png, the report with its error, exit 1.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from sultan_host.board.sources import ROOT
+from sultan_host.pybadge import image
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        sys.stderr.write("pybadge: %s\n" % message)
+        sys.exit(2)
+
+
+def _bad(text):
+    sys.stderr.write("pybadge: %s\n" % text)
+    sys.exit(2)
+
+
+def _nonneg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % text[:40]) from None
+    if not 0 <= value < 1e9:
+        raise argparse.ArgumentTypeError("out of range: %r" % text[:40])
+    return value
+
+
+def _count(text):
+    if not text.isdigit() or len(text) > 7:
+        raise argparse.ArgumentTypeError("not a count: %r" % text[:40])
+    return int(text)
+
+
+def parse(argv):
+    p = _Parser(prog="python -m sultan_host.pybadge", description=__doc__.splitlines()[0])
+    p.add_argument("--uf2", help="the PyBadge UF2 (default: PYBADGE_UF2, vendor-local/pybadge/)")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--tree", help="an existing CIRCUITPY folder (default: build one, as make build CP=9)")
+    src.add_argument("--flash-in", help="a 2 MB QSPI flash image (as --flash-out writes)")
+    src.add_argument("--bare", action="store_true", help="CIRCUITPY: a code.py printing the bare heap")
+    p.add_argument("--deal", type=_count, help="the deal to start on (settings.toml SULTAN_DEAL)")
+    p.add_argument("--memtrace", action="store_true", help="settings.toml SULTAN_MEMTRACE")
+    p.add_argument("--keys", default="", help="the words (tools/emulate/lib/keys.js)")
+    p.add_argument("--random-keys", type=_count, default=0, help="N random keys after --keys (seeded)")
+    p.add_argument("--seed", type=_count, default=1, help="random keys and power cuts' part-done bits")
+    p.add_argument("--out", default=os.path.join(ROOT, "build", "emulate"), help="screenshots' folder")
+    p.add_argument("--report", help="write the run's report JSON here")
+    p.add_argument("--no-shots", dest="shots", action="store_false", help="no screenshots")
+    p.add_argument("--quiet", action="store_true", help="no console echo or progress lines")
+    p.add_argument("--after-ms", type=_nonneg, default=0.0, help="run this long after the last step")
+    p.add_argument("--ready-only", action="store_true", help="stop at the first SULTAN READY (or BARE) line")
+    p.add_argument("--flash-time-scale", type=_nonneg, default=1.0, help="erase/program times x (0: instant)")
+    p.add_argument("--flash-out", help="write the QSPI flash's 2 MB here at the end")
+    p.add_argument("--nvm-out", help="write microcontroller.nvm's 8 KB here at the end")
+    p.add_argument("--key-ms", type=_nonneg, default=60.0, help="how long a key is held")
+    p.add_argument("--gap-ms", type=_nonneg, default=100.0, help="the pause after each key's line")
+    p.add_argument("--timeout-s", type=_nonneg, default=3000.0, help="wall-clock limit (a safety net)")
+    a = p.parse_args(argv)
+    a.uf2 = a.uf2 or image.firmware()
+    if a.uf2 is None:
+        p.error(image.missing() or "no firmware")
+    for name in ("uf2", "tree", "flash_in"):
+        path = getattr(a, name)
+        if path is not None and not (os.path.isdir(path) if name == "tree" else os.path.isfile(path)):
+            what = "folder" if name == "tree" else "file"
+            p.error("--%s %s: no such %s" % (name.replace("_", "-"), path, what))
+    if a.key_ms <= 20:
+        p.error("--key-ms %g: keypad scans every 20 ms, press longer" % a.key_ms)
+    if a.deal is not None and (a.tree or a.flash_in or a.bare):
+        p.error("--deal goes into the tree this tool builds; not with --tree, --flash-in or --bare")
+    return a
+
+
+def flash_of(a, log):
+    """The QSPI chip's 2 MB for the run."""
+    if a.flash_in:
+        data = open(a.flash_in, "rb").read()
+        if len(data) != 2 * 1024 * 1024:
+            _bad("--flash-in %s: %d bytes, want a 2 MB flash image (as --flash-out writes)"
+                 % (a.flash_in, len(data)))
+        return data
+    tree = a.tree
+    if tree is None:
+        tree = os.path.join(ROOT, "build", "pybadge", "CIRCUITPY")
+        if a.bare:
+            from sultan_host.board.wokwi import BARE_CODE
+
+            os.makedirs(tree, exist_ok=True)
+            for name in os.listdir(tree):
+                os.remove(os.path.join(tree, name))
+            with open(os.path.join(tree, "code.py"), "w") as f:
+                f.write(BARE_CODE)
+        else:
+            from sultan_host.board.sources import BuildError
+
+            try:
+                image.build_tree(tree, deal=a.deal, memtrace=a.memtrace)
+            except BuildError as err:
+                _bad("build: %s" % err)
+        log("CIRCUITPY built in %s" % os.path.relpath(tree, ROOT))
+    return image.flash_image(tree)
+
+
+def main(argv=None):
+    a = parse(sys.argv[1:] if argv is None else argv)
+    from sultan_host.pybadge import report
+    from sultan_host.pybadge.console import Console
+    from sultan_host.pybadge.machine import Machine, MachineError
+    from sultan_host.pybadge.runner import RunFailed, Runner
+    from sultan_host.pybadge.steps import WordError, key_steps
+
+    started = time.time()
+    holder = {}
+
+    def log(text):
+        if not a.quiet:
+            m = holder.get("m")
+            sim = m.now_ms() / 1000 if m is not None else 0.0
+            sys.stderr.write("[pybadge %.3fs sim, %.1fs wall] %s\n" % (sim, time.time() - started, text))
+
+    try:
+        # no keys: READY and its screenshot (00-ready.png), as keys.js gives for ""
+        words, steps = key_steps(a.keys, a.key_ms, a.gap_ms, a.shots, a.random_keys, a.seed)
+    except WordError as err:
+        _bad("--keys: %s" % err)
+    flash = flash_of(a, log)
+    os.makedirs(a.out, exist_ok=True)
+    con = Console(lambda: holder["m"].now_ms(),
+                  echo=None if a.quiet else (lambda t: (sys.stdout.write(t), sys.stdout.flush())))
+    m = holder["m"] = Machine(a.uf2, flash, con.hear, seed=a.seed, flash_time_scale=a.flash_time_scale,
+                              log=log)
+    con.boots = m.boots
+    runner = Runner(m, con, a.out, shots=a.shots, log=log, timeout_s=a.timeout_s)
+    error = None
+    try:
+        if a.ready_only:
+            runner.wait_for("SULTAN READY", lambda: con.take("SULTAN READY") or con.take("SULTAN BARE"),
+                            limit_ms=60000)
+        else:
+            runner.run([{"wait-serial": "SULTAN READY"}] + steps)
+        if a.after_ms:
+            m.run_ms(a.after_ms)
+        errors = con.errors()
+        if errors:
+            error = "the serial console shows " + "; ".join(errors)
+    except (RunFailed, MachineError) as err:
+        error = str(err)
+    if error:
+        log("FAILED: " + error)
+        m.panel.save_png(os.path.join(a.out, "failure.png"))
+    if a.report:
+        with open(a.report, "w") as f:
+            json.dump(report.build(m, con, runner, a, started, error), f, indent=1)
+    if a.flash_out:
+        with open(a.flash_out, "wb") as f:
+            f.write(m.chip.image())
+    if a.nvm_out:
+        with open(a.nvm_out, "wb") as f:
+            f.write(m.nvm_bytes())
+    log("done: %s%d keys, %d screenshots, %d power cycles, %d pixels; NVM %s" % (
+        "words %r, " % words[:60] if words else "", len(runner.keys), len(runner.shots), len(m.cuts),
+        m.panel.pixels_written, m.nvm_report()["counts"]))
+    return 1 if error else 0

@@ -1,0 +1,220 @@
+"""The game on the PyBadge's own CircuitPython 9.1.1, in the SAMD51 emulator (issue 25, goals 1-4 and 7).
+
+``python -m sultan_host.pybadge`` boots the real PyBadge UF2 on ``samd51`` (Unicorn) with the CIRCUITPY
+``make build CP=9`` writes, and drives it with tools/emulate's words.  Here: the boot to ``SULTAN READY
+board=pybadge`` with mem_free; the Pico's key plan (test_screen_emulator.screens_plan: every animation's
+last frame, the menu, the pages, both languages) pixel-identical to the host's 160x128; a game back after
+RESET as the host's store left it; power cuts aimed into NVM writes, each boot judged by the host
+(sultan_host.bench.powercut); a seeded soak.  Each test prints its wall time.
+
+Needs the PyBadge UF2 (vendor-local/pybadge/, linked by .ci/run from ../shared/firmware/pybadge, or
+PYBADGE_UF2); skipped without it, with one reason; SULTAN_EMULATOR=required (CI) fails instead, as the
+Pico's emulator tests do (test_firmware_emulator.py).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from sultan_host.pybadge import image as pybadge
+
+SIZE = "160x128"
+
+
+def missing():
+    """Why the PyBadge can't run here (None: it can)."""
+    why = pybadge.missing()
+    if why is None and not shutil.which("node"):
+        why = "no node (Node.js 20) on PATH for tools/emulate/lib/keys.js"
+    return why
+
+
+WHY = missing()
+if WHY and os.environ.get("SULTAN_EMULATOR") == "required":  # as test_firmware_emulator.py: CI must run it
+    raise pytest.UsageError("SULTAN_EMULATOR=required but " + WHY)
+pytestmark = [pytest.mark.skipif(WHY is not None, reason=WHY or ""), pytest.mark.slow]
+
+
+_trees = {}
+
+
+def tree(tmp_path_factory, deal):
+    """CIRCUITPY for CircuitPython 9 with SULTAN_DEAL (built once per deal)."""
+    if deal not in _trees:
+        out = str(tmp_path_factory.mktemp("pybadge") / "CIRCUITPY")
+        pybadge.build_tree(out, deal=deal)
+        _trees[deal] = out
+    return _trees[deal]
+
+
+class Run:
+    """One run of the harness: its exit code, console, report and screenshots."""
+
+    def __init__(self, tmp_path, tree_dir, *args):
+        self.out = tmp_path / "shots"
+        report = tmp_path / "report.json"
+        started = time.time()
+        self.proc = subprocess.run(
+            [sys.executable, "-m", "sultan_host.pybadge", "--tree", tree_dir, "--out", str(self.out),
+             "--report", str(report), "--quiet", "--timeout-s", "3000", *args],
+            capture_output=True, text=True, timeout=3300)
+        self.wall_s = time.time() - started
+        self.report = json.loads(report.read_text()) if report.exists() else {}
+        print("pybadge run: %.1f s wall, %.0f ms simulated, %s" % (
+            self.wall_s, self.report.get("sim_ms", 0), " ".join(args)[:120]))
+
+    def ok(self):
+        assert self.proc.returncode == 0, (self.report.get("error"), self.proc.stderr[-3000:],
+                                           self.proc.stdout[-2000:])
+        return self
+
+    def shots(self):
+        from sultan_host.board import compare_png
+
+        return [p for _i, _k, p in compare_png.emulator_shots(str(self.out))]
+
+
+def differences(tmp_path, shots, pictures, labels):
+    """[label: how it differs] for each screenshot unlike the host's picture."""
+    from sultan_host.board import compare_png
+
+    out = []
+    for n, (path, img) in enumerate(zip(shots, pictures, strict=True)):
+        want = tmp_path / ("host-%03d.png" % n)
+        img.save(want)
+        r = compare_png.compare(path, str(want), str(tmp_path / ("diff-%03d.png" % n)))
+        if r["differ"]:
+            out.append("%s (%s): %s" % (os.path.basename(path), labels[n], compare_png.describe(r)))
+    return out
+
+
+# -- the boot and the key plan: one run (one test: xdist never runs it twice) ------------------------------
+def test_the_pybadge_boots_to_ready_and_every_screen_of_the_plan_matches_the_host(tmp_path, tmp_path_factory):
+    """READY with board=pybadge and mem_free, the panel lit; then the Pico's key plan (deal 7): each
+    screenshot equals the host's 160x128 after the same keys, and every key's line came."""
+    from sultan.saves.memory import MemoryRegion
+    from sultan.saves.store import Store
+    from sultan_host.desktop.screenshot import render
+    from test_screen_emulator import screens_plan
+
+    plan = screens_plan()
+    run = Run(tmp_path, tree(tmp_path_factory, 7), "--keys", plan.keys()).ok()
+    ready = run.report["ready"]
+    pattern = r"SULTAN READY board=pybadge deal=7 mem_free=(\d+) save=0"
+    m = re.search(pattern, ready[0]["text"]) if ready else None
+    assert m, [ln["text"] for ln in run.report["lines"]][:20]
+    assert int(m.group(1)) > 0 and run.report["display"]["on"] and run.report["backlight"] > 0
+    print("READY at %.0f ms simulated, mem_free %s" % (ready[0]["boot_ms"], m.group(1)))
+    names = [w.split("*")[0] for w in plan.words]
+    photographed = [i for i, w in enumerate(plan.words) if not w.endswith("!") and not w.startswith("WAIT:")]
+    shots = run.shots()
+    assert len(shots) == len(photographed) + 1
+    pictures, labels = [], []
+    for n in range(len(shots)):
+        done = [w for w in names[:photographed[n - 1] + 1] if not w.startswith("WAIT:")] if n else []
+        pictures.append(render(7, SIZE, " ".join(done), store=Store(MemoryRegion()))[0])
+        labels.append("after %d keys" % len(done))
+    differ = differences(tmp_path, shots, pictures, labels)
+    assert not differ, "\n".join(differ)
+    assert all(k["line_ms"] is not None for k in run.report["keys"])
+
+
+# -- saves on the NVM ----------------------------------------------------------------------------------------
+IDLE_WRITE = "WAIT:11000"  # the store writes after 10 s without a key
+
+
+def test_a_game_comes_back_after_a_power_cycle(tmp_path, tmp_path_factory):
+    """Played, the idle write, RESET: the board shows what the host's app shows on the region its store
+    left (the PyBadge's: 2 KB of an NVM whose every write erases), and undo reaches back across the reset."""
+    from sultan.saves.memory import MemoryRegion
+    from sultan.saves.store import Slots, Store
+    from sultan_host.desktop.screenshot import render
+
+    before = "RIGHT A START START DOWN RIGHT A A START".split()
+    after = ["LEFT", "B", "B"]
+    region = MemoryRegion()
+    render(7, SIZE, " ".join(before), store=Store(region))  # its flush at the end: the idle write
+    saved = bytes(region.data)
+    pictures = [render(7, SIZE, " ".join(after[:n]), store=Store(MemoryRegion(data=saved)))[0]
+                for n in range(len(after) + 1)]
+    nvm = tmp_path / "nvm.bin"
+    words = " ".join(before + [IDLE_WRITE, "RESET"] + after)
+    run = Run(tmp_path, tree(tmp_path_factory, 7), "--keys", words, "--nvm-out", str(nvm)).ok()
+    readies = [r["text"] for r in run.report["ready"]]
+    assert len(readies) == 2 and readies[0].endswith(" save=0")
+    rec, game, damaged = Slots(MemoryRegion(data=saved)).read()
+    assert not damaged and game is not None and readies[1].endswith(" save=%d" % rec.seq)
+    shots = run.shots()[1 + len(before):]
+    differ = differences(tmp_path, shots, pictures, ["after RESET" + "".join(" " + k for k in after[:n])
+                                                     for n in range(len(after) + 1)])
+    assert not differ, "\n".join(differ)
+    ops = run.report["nvm"]["ops"]
+    assert ops and ops[0]["op"] == "erase_block" and not any("cut_ms" in o for o in ops)
+    board_rec, board_game, board_damaged = Slots(MemoryRegion(data=nvm.read_bytes()[:len(saved)])).read()
+    assert not board_damaged and (board_game.deal, board_game.moves) == (game.deal, game.moves)
+
+
+CI_CUTS = ("first write", "checkpoint", "pass end", "settings", "checkpoint")
+
+
+def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path, tmp_path_factory):
+    """Cuts aimed inside each kind of write: on the PyBadge every write erases the 8 KB block and writes
+    16 pages back (50 + 16 x 1.5 ms), so offsets are drawn within a page write (short) or the whole write
+    (long).  Every boot shows the last write, the one before, or (only for a cut inside that erase or
+    rewrite) a fresh game with the damage message; how many ended each way is printed."""
+    from sultan.saves.memory import MemoryRegion
+    from sultan_host.bench import powercut
+
+    trials = powercut.plan(CI_CUTS, 1, short=1.5, long=74.0)
+    run = Run(tmp_path, tree(tmp_path_factory, powercut.DEAL), "--keys", powercut.words(trials),
+              "--seed", "1").ok()
+    report = pico_shaped(run.report)
+    powercut.verdicts(trials, run.shots(), report, SIZE, same_as_host(tmp_path), cls=MemoryRegion)
+    counts = {}
+    for t in trials:
+        counts[t.outcome] = counts.get(t.outcome, 0) + 1
+    print("power cuts: %s" % counts)
+    bad = [t for t in trials if not powercut.allowed(t)]
+    assert not bad, "\n".join("%s at +%.3f ms: %s (%s)" % (t.kind, t.offset_ms, t.outcome, t.cut)
+                               for t in trials)
+
+
+def pico_shaped(report):
+    """The report as powercut.verdicts reads the Pico's: the NVM's operations where its flash's were."""
+    nvm = report["nvm"]
+    cuts = [dict(c["nvm"], kind=c["kind"], at_ms=c["at_ms"]) for c in report["power_cycles"]]
+    flash = {"ops": nvm["ops"], "nvm": {"addr": nvm["addr"], "len": nvm["len"]}, "cuts": cuts,
+             "boots": report["flash"]["boots"]}
+    return dict(report, flash=flash)
+
+
+def same_as_host(tmp_path):
+    from PIL import Image
+    from sultan_host.board import compare_png
+
+    def same(path, img):
+        want = tmp_path / "host.png"
+        img.save(want)
+        r = compare_png.compare(path, str(want))
+        Image.open(path).close()
+        return r["differ"] == 0
+
+    return same
+
+
+# -- a seeded soak -------------------------------------------------------------------------------------------
+SOAK_KEYS = 60  # CI's share; the benchmark's soak is 300
+
+
+def test_a_seeded_soak_ends_with_no_exception(tmp_path, tmp_path_factory):
+    """Random keys (tools/emulate's mix and seed), each waited for: no traceback, no MemoryError (the
+    harness fails a run whose console shows one), every key answered."""
+    run = Run(tmp_path, tree(tmp_path_factory, 7), "--random-keys", str(SOAK_KEYS), "--seed", "7",
+              "--no-shots").ok()
+    keys = run.report["keys"]
+    assert len(keys) == SOAK_KEYS and all(k["line"] for k in keys)
