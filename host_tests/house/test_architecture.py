@@ -22,9 +22,9 @@ ARROW = re.compile(r"\s*(?:→|->)\s*")
 
 
 def modules():
-    """Every module of the device package, the host package and the firmware: name -> path."""
+    """Every module of the device package, the host packages and the firmware: name -> path."""
     out = {}
-    for top, package in (("lib", "sultan"), ("host", "sultan_host")):
+    for top, package in (("lib", "sultan"), ("host", "sultan_host"), ("host", "samd51")):
         for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top, package)):
             dirnames[:] = [d for d in dirnames if d != "__pycache__"]
             for fn in filenames:
