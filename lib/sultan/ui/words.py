@@ -29,7 +29,8 @@ stand, up to the next page (blank lines at its end left out).
 ``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
 and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_text``,
 ``HELP[mode]`` and ``redeals_left`` (and ``sultan.ui.pages``' functions) and
-draws the plain str they return; the strings use the glyphs ``sultan.ui.textgrid`` has: ASCII, А-Я а-я Ё ё, « » — … and ↻.
+draws the plain str they return; the strings use the glyphs ``sultan.ui.textgrid`` has:
+ASCII, А-Я а-я Ё ё, « » — … and ↻.
 """
 
 from sultan import const, data_path
