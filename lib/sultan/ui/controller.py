@@ -81,7 +81,6 @@ class Controller(Actions):
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
         self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu is up)
-        self.page_top = 0  # a page's first line on show (UP and DOWN scroll it)
         self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up (its
         # digits, pos and number(); sultan.ui.menu opens it)
         if settings is None:
@@ -134,7 +133,6 @@ class Controller(Actions):
             self.menu = Menu(self.has_sound)
         self.mode = mode
         self.editor = editor
-        self.page_top = 0
 
     # -------------------------------------------------------------- keys
     def press(self, key):
@@ -154,12 +152,8 @@ class Controller(Actions):
             self.editor.press(self, key)
         elif mode == OVER:
             self._press_over(key)
-        elif key == keys.B or key == keys.SELECT:  # a page: B or SELECT closes it ...
+        else:  # a page: any key goes back
             self.open(PLAY)
-        elif key == keys.DOWN:  # ... UP and DOWN scroll it (page_view stops it at the end)
-            self.page_top += 1
-        elif key == keys.UP and self.page_top:
-            self.page_top -= 1
         if self.mode != DEAL and self.editor is not None:
             self.editor = None
             forget("sultan.ui.deal_editor")
@@ -167,12 +161,6 @@ class Controller(Actions):
         if now != was and was == engine.PLAYING and g.deal == deal and g.moves:
             self.event = "win" if now == engine.WON else "lose"
         return True
-
-    def page_view(self, lines, n):
-        """The at most ``n`` lines of a page's ``lines`` on show: from ``page_top``, scrolled no
-        further than the page's last line at the bottom."""
-        top = self.page_top = min(self.page_top, max(len(lines) - n, 0))
-        return lines[top:top + n]
 
     def _press_play(self, key):
         if key in _STEP:

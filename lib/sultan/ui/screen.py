@@ -62,6 +62,7 @@ class Screen:
         self.rings = rings  # sultan.ui.widgets.Ring: hint, hint, selection, cursor
         self.panel = panel  # sultan.ui.widgets.Panel
         self._tiles = bytearray(CARD_TILES)
+        self.fresh = True  # the key help is on show until the first key
         self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (see sprites.face_tiles)
         for p in range(SULTAN_PLACE + 1):
             self.shown[p] = _UNKNOWN
@@ -80,9 +81,10 @@ class Screen:
         place(self.star, self.layout.status_xy, ctrl.winnable)
         text = ctrl.message
         if not text:
-            text = words.HELP[ctrl.mode]  # the key help whenever no message stands
+            text = words.keys_help() if self.fresh and ctrl.mode == PLAY else words.HELP[ctrl.mode]
         self._show_message(text, ctrl.message_cards)
         self.show_panel(ctrl)
+        self.fresh = False
 
     def _show_cards(self, g):
         for p in range(TALON + 1):
@@ -105,7 +107,7 @@ class Screen:
                 tg[i] = t[i]
 
     def show_counts(self, g):
-        """The stock's count on its back (once empty: "↻2"/"↻1" while a redeal is left) and the
+        """The stock's count on its back (once empty: "R1"/"R2" while a redeal is left) and the
         talon's under it."""
         left = 0
         if not g.stock_count and g.placed < STOCK_SIZE and (g.refill or g.talon_count):
@@ -194,9 +196,9 @@ class Screen:
                 ed = ctrl.editor
                 lines = pages.deal_lines("".join(str(d) for d in ed.digits), ed.pos)
             elif mode == RULES_PAGE:
-                lines = ctrl.page_view(pages.rules_lines(g.rules), len(self.panel.lines))
+                lines = pages.rules_lines(g.rules)
             elif mode == STATS_PAGE:
-                lines = ctrl.page_view(pages.stats_lines(ctrl.stats, g.rules), len(self.panel.lines))
+                lines = pages.stats_lines(ctrl.stats, g.rules)
             else:
                 lines = pages.over_lines(g)
         self.panel.show(lines)
