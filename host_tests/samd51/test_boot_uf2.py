@@ -2,32 +2,13 @@
 ticks, the one-second safe-mode wait passes and the CPU sleeps in WFI (about 1.2 s simulated, a few seconds
 of host time). Skips with one reason without the firmware; SULTAN_EMULATOR=required makes that a failure."""
 
-import glob
-import os
-
-import pytest
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-PLACES = (os.path.join(ROOT, "vendor-local", "pybadge"),
-          os.path.join(os.path.dirname(ROOT), "shared", "firmware", "pybadge"),
-          "/work/shared/firmware/pybadge")
 
 
-def _firmware():
-    for place in PLACES:
-        found = sorted(glob.glob(os.path.join(place, "adafruit-circuitpython-pybadge-*-9.1.1.uf2")))
-        if found:
-            return found[-1]
-    return None
+from pybadge_uf2 import firmware, missing
 
-
-UF2 = _firmware()
+UF2 = firmware()
 if UF2 is None:
-    WHY = "no CircuitPython 9.1.1 PyBadge UF2 in vendor-local/pybadge or ../shared/firmware/pybadge"
-    if os.environ.get("SULTAN_EMULATOR") == "required":
-        raise pytest.UsageError("SULTAN_EMULATOR=required but " + WHY)
-    pytestmark = pytest.mark.skip(reason=WHY)
+    pytestmark = missing()
 
 
 def test_the_pybadge_firmware_boots_to_its_first_sleep(tmp_path):

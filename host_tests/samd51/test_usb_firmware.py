@@ -3,34 +3,13 @@ console with DTR, reads a bare code.py's heap line, enters the REPL with Ctrl-C,
 and soft-reloads with Ctrl-D. About 5 s simulated, a minute of host time (slow). Skips with one reason without
 the firmware; SULTAN_EMULATOR=required makes that a failure."""
 
-import glob
-import os
 import re
 
 import pytest
+from pybadge_uf2 import firmware, missing
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-PLACES = (os.path.join(ROOT, "vendor-local", "pybadge"),
-          os.path.join(os.path.dirname(ROOT), "shared", "firmware", "pybadge"),
-          "/work/shared/firmware/pybadge")
-
-
-def _firmware():
-    for place in PLACES:
-        found = sorted(glob.glob(os.path.join(place, "adafruit-circuitpython-pybadge-*-9.1.1.uf2")))
-        if found:
-            return found[-1]
-    return None
-
-
-UF2 = _firmware()
-pytestmark = pytest.mark.slow
-if UF2 is None:
-    WHY = "no CircuitPython 9.1.1 PyBadge UF2 in vendor-local/pybadge or ../shared/firmware/pybadge"
-    if os.environ.get("SULTAN_EMULATOR") == "required":
-        raise pytest.UsageError("SULTAN_EMULATOR=required but " + WHY)
-    pytestmark = [pytest.mark.slow, pytest.mark.skip(reason=WHY)]
+UF2 = firmware()
+pytestmark = [pytest.mark.slow] if UF2 else [pytest.mark.slow, missing()]
 
 # On the PyBadge supervisor.runtime.serial_connected is True as soon as the display's terminal runs, so a
 # code.py that means to be heard waits for DTR itself.
