@@ -31,6 +31,9 @@ import busio
 import displayio
 import keypad
 
+# (a class here, not one made in make_sound: that cost 160 to 1,000 bytes at READY)
+from sultan.app import Silent
+
 try:  # CircuitPython 9 and later
     from busdisplay import BusDisplay
     from fourwire import FourWire
@@ -117,37 +120,35 @@ def make_keys() -> keypad.ShiftRegisterKeys:
     )
 
 
+class Later(Silent):
+    """Silent until an event; the main loop's next ``update`` (the key's frame comes first)
+    makes the Sound (``sultan.ui.sound.wake``) and plays that event; from then on the
+    events and updates are the Sound's -- or, if it can't be had, a Silent's for good."""
+
+    sound = None  # the Sound once made (a Silent if it could not be)
+    pending = None  # the event that makes it
+
+    def event(self, name=None):
+        if self.sound is None:
+            self.pending = name
+        else:
+            self.sound.event(name)
+
+    def update(self, arg=None):  # (arg: as the Silent's, whose one no-op takes one)
+        if self.sound is not None:
+            self.sound.update()
+        elif self.pending is not None:
+            from sultan.ui.sound import wake
+
+            self.sound = wake(BUZZER, NEOPIXEL) or Silent()
+            self.sound.event(self.pending)
+
+    # set_sound, set_lights: the Silent's no-ops (no switches in the menu: both stay on)
+
+
 def make_sound():  # -> a sultan.app.Silent that sounds from its first event on
     """The buzzer and NeoPixels, made after the first sound event and not before READY: 10.2.1 has
     about 300 bytes to spare there at 320x240, and the Sound with its module and samples is some
     kilobytes.  To ``sultan.app`` it is a ``Silent``: no sound switches in the menu, as every host
-    model of this board draws it, so the Sound starts with both on.  (The class is made here, not
-    at the profile's import: ``sultan.app`` is first imported now, after the display.)"""
-    from sultan.app import Silent
-
-    class Later(Silent):
-        """Silent until an event; the main loop's next ``update`` (the key's frame comes first)
-        makes the Sound (``sultan.ui.sound.wake``) and plays that event; from then on the
-        events and updates are the Sound's -- or, if it can't be had, a Silent's for good."""
-
-        sound = None  # the Sound once made (a Silent if it could not be)
-        pending = None  # the event that makes it
-
-        def event(self, name=None):
-            if self.sound is None:
-                self.pending = name
-            else:
-                self.sound.event(name)
-
-        def update(self, arg=None):  # (arg: as the Silent's, whose one no-op takes one)
-            if self.sound is not None:
-                self.sound.update()
-            elif self.pending is not None:
-                from sultan.ui.sound import wake
-
-                self.sound = wake(BUZZER, NEOPIXEL) or Silent()
-                self.sound.event(self.pending)
-
-        # set_sound, set_lights: the Silent's no-ops (no switches in the menu: both stay on)
-
+    model of this board draws it, so the Sound starts with both on."""
     return Later()
