@@ -274,7 +274,11 @@ function main() {
     while (clock.nanos < target) {
       const pio = !pios[0].stopped || !pios[1].stopped;
       const before = clock.nanos;
-      if (core.waiting) {
+      if (core.waiting && ((core.pendingInterrupts & core.enabledInterrupts) || core.pendingSystick)) {
+        // WFI ends on an enabled interrupt already pending, PRIMASK or not (ARMv6-M B1.5.19);
+        // rp2040js wakes only on a new arrival, and CircuitPython sleeps with interrupts off
+        core.waiting = false;
+      } else if (core.waiting) {
         const n = clock.nanosToNextAlarm;
         const most = pio ? Math.min(PIO_TICK_NS, target - clock.nanos) : target - clock.nanos;
         clock.tick(n > 0 ? Math.min(n, most) : most);
