@@ -30,8 +30,6 @@ import board
 import busio
 import displayio
 import keypad
-
-# (a class here, not one made in make_sound: that cost 160 to 1,000 bytes at READY)
 from sultan.app import Silent
 
 try:  # CircuitPython 9 and later
@@ -120,35 +118,16 @@ def make_keys() -> keypad.ShiftRegisterKeys:
     )
 
 
-class Later(Silent):
-    """Silent until an event; the main loop's next ``update`` (the key's frame comes first)
-    makes the Sound (``sultan.ui.sound.wake``) and plays that event; from then on the
-    events and updates are the Sound's -- or, if it can't be had, a Silent's for good."""
+def sound_now():  # -> sultan.ui.sound.Sound | None
+    """The buzzer and NeoPixels' Sound (``sultan.ui.sound.wake``), when ``make_sound``'s Silent asks."""
+    from sultan.ui.sound import wake
 
-    sound = None  # the Sound once made (a Silent if it could not be)
-    pending = None  # the event that makes it
-
-    def event(self, name=None):
-        if self.sound is None:
-            self.pending = name
-        else:
-            self.sound.event(name)
-
-    def update(self, arg=None):  # (arg: as the Silent's, whose one no-op takes one)
-        if self.sound is not None:
-            self.sound.update()
-        elif self.pending is not None:
-            from sultan.ui.sound import wake
-
-            self.sound = wake(BUZZER, NEOPIXEL) or Silent()
-            self.sound.event(self.pending)
-
-    # set_sound, set_lights: the Silent's no-ops (no switches in the menu: both stay on)
+    return wake(BUZZER, NEOPIXEL)
 
 
 def make_sound():  # -> a sultan.app.Silent that sounds from its first event on
     """The buzzer and NeoPixels, made after the first sound event and not before READY: 10.2.1 has
     about 300 bytes to spare there at 320x240, and the Sound with its module and samples is some
-    kilobytes.  To ``sultan.app`` it is a ``Silent``: no sound switches in the menu, as every host
-    model of this board draws it, so the Sound starts with both on."""
-    return Later()
+    kilobytes.  No sound switches in the menu, as every host model of this board draws it, so the
+    Sound starts with both on."""
+    return Silent(sound_now)

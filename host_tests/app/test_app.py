@@ -122,6 +122,16 @@ def test_sound_hears_each_outcome_and_updates_every_pass():
     assert snd.lights_on is False and snd.events == ["deal"] and ctrl.game.deal == 5
 
 
+def test_a_sound_made_later_has_no_switches_in_the_menu_unless_its_class_says_so():
+    class Switched(app.Silent):
+        switches = True
+
+    for sound, shown in ((FakeSound(), True), (Switched(FakeSound), True), (app.Silent(FakeSound), False),
+                         (app.Silent(), False), (None, False)):
+        ctrl, _screen = app.start(HeadlessDisplay(160, 128), deal=7, sound=sound)
+        assert ctrl.has_sound is shown, sound
+
+
 def test_frames_limit_returns_without_keys():
     class Never:
         class events:  # noqa: N801 - mimics keypad's attribute

@@ -305,31 +305,39 @@ def test_launch_sound_is_optional_and_never_fatal(capsys, monkeypatch):
     assert len(runs) == 1 and "sound" in [k.arg for k in runs[0].keywords]
 
 
+class Heard:
+    """A Sound's stand-in that writes down its calls."""
+
+    def __init__(self):
+        self.calls = []
+
+    def event(self, name):
+        self.calls.append(name)
+
+    def update(self):
+        self.calls.append("update")
+
+    def set_sound(self, on):
+        self.calls.append("sound %s" % on)
+
+    def set_lights(self, on):
+        self.calls.append("lights %s" % on)
+
+
 def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch, capsys):
-    """The Pico's make_sound() gives a sultan.app.Silent (no sound switches in the menu, nothing made
-    before READY); its first event leaves the making of the Sound to the main loop's next update(),
-    which plays that event; then the Sound has every event and update.  One that can't be had
-    leaves it silent for good."""
+    """The Pico's make_sound() gives a sultan.app.Silent (app.start: has_sound False, the menu as the host
+    draws it; nothing made before READY); its first event leaves the making of the Sound to the main
+    loop's next update(), which plays that event; then the Sound has every event and update.  One that
+    can't be had leaves it silent for good."""
     from sultan import app
     from sultan.ui import sound
 
     ns = vars(firmware_module(monkeypatch, "profile_pico_ili9341"))
-
-    class Heard:
-        def __init__(self):
-            self.calls = []
-
-        def event(self, name):
-            self.calls.append(name)
-
-        def update(self):
-            self.calls.append("update")
-
     made = []
     monkeypatch.setattr(sound, "wake", lambda *pins: made.append(pins) or Heard())
     s = ns["make_sound"]()
-    assert isinstance(s, app.Silent)  # app.start: has_sound False, the menu as the host draws it
-    s.set_sound(False)
+    assert isinstance(s, app.Silent) and not hasattr(s, "switches")
+    s.set_sound(False)  # no switches: both stay on
     s.update()
     s.event("place")
     assert made == []  # the key's frame first
@@ -345,6 +353,58 @@ def test_pico_sound_is_made_at_the_first_event_not_before_ready(monkeypatch, cap
     s.event("win")
     s.update()
     assert len(made) == 2  # tried once, then silent
+
+
+def test_pybadge_sound_is_made_at_the_first_event_with_the_switches_it_was_given(monkeypatch, capsys):
+    """The PyBadge's make_sound() gives a sultan.app.Silent with switches (the menu shows Sound and
+    Lights, as for a Sound): the saved switches reach the Sound when it is made, at the first event
+    that would sound or light; with both off nothing is made; a failing one is said, and silence."""
+    from sultan import app
+
+    mod = firmware_module(monkeypatch, "profile_pybadge")
+    made = []
+    monkeypatch.setattr(mod, "sound_now", lambda: made.append(1) or Heard())
+    s = mod.make_sound()
+    assert isinstance(s, app.Silent) and s.switches
+    s.set_sound(False)
+    s.set_lights(False)
+    s.event("place")
+    s.update()
+    assert made == []  # both off: a Sound would do nothing
+    s.set_lights(True)
+    s.event("win")
+    assert made == []
+    s.update()
+    assert made == [1] and s.sound.calls == ["sound False", "lights True", "win"]
+    s.set_sound(True)
+    s.event("place")
+    assert s.sound.calls[3:] == ["sound True", "place"]
+
+    def broken():
+        raise RuntimeError("DAC in use")
+
+    monkeypatch.setattr(mod, "sound_now", broken)
+    s = mod.make_sound()
+    s.event("place")
+    s.update()
+    s.event("win")
+    s.update()
+    assert "SULTAN no sound: DAC in use" in capsys.readouterr().out and isinstance(s.sound, app.Silent)
+    # in the game: the menu turns the sound off before any event; the refusal then makes the Sound
+    monkeypatch.undo()  # the board's own modules again (the profile module is kept)
+    from sultan.rules import engine
+    from sultan.ui.controller import Controller
+    from sultan.ui.menu import M_SOUND
+    from sultan_host.desktop.headless import HeadlessDisplay
+    from sultan_host.scripted import ScriptedKeys
+    from test_controller import menu_keys
+
+    made = []
+    monkeypatch.setattr(mod, "sound_now", lambda: made.append(Heard()) or made[-1])
+    script = [KEY_NAMES[k] for k in menu_keys(Controller(engine.Game(deal=7), sound=True), M_SOUND)]
+    app.run(HeadlessDisplay(160, 128), ScriptedKeys(" ".join(script + ["A", "RIGHT", "A"])), deal=7,
+            console=lambda t: None, idle=0, sound=mod.make_sound())
+    assert len(made) == 1 and made[0].calls[:3] == ["sound False", "lights True", "refuse"]
 
 
 def test_wokwi_toml():

@@ -41,12 +41,37 @@ def _no_store():
 
 
 class Silent:
-    """The sound when the board has none: event(name), update(), set_sound(on), set_lights(on)."""
+    """The sound when the board has none: event(name), update(), set_sound(on), set_lights(on).
 
-    def event(self, arg=None):
+    ``Silent(make)``: a board's Sound made at its first sound event, not before READY, by ``make()``
+    (the board profile's), which gives it, or None (then it stays silent).  The main loop's next
+    ``update`` (the key's frame comes first) makes it and plays that event; from then on it has every
+    event and update.  Either way no switches in the menu (the PyBadge's subclass adds them).
+    One class, not two: each class and method's code is heap on the board."""
+
+    sound = None  # the Sound once made (a Silent if it could not be)
+    pending = None  # the event that makes it
+
+    def __init__(self, make=None):
+        self.make = make
+
+    def event(self, name=None):
+        if self.sound is not None:
+            self.sound.event(name)
+        elif self.make is not None:
+            self.pending = name
+
+    def update(self):
+        if self.sound is not None:
+            self.sound.update()
+        elif self.pending is not None:
+            self.sound = self.make() or Silent()
+            self.sound.event(self.pending)
+
+    def set_sound(self, on):
         pass
 
-    update = set_sound = set_lights = event  # one no-op: each method's code is heap on the board
+    set_lights = set_sound  # one no-op: each method's code is heap on the board
 
 
 def start(display, deal=None, store=None, rand_deal=None, sound=None):
@@ -58,7 +83,8 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
     from sultan import starting
 
     store = _no_store() if store is None else store
-    has_sound = sound is not None and not isinstance(sound, Silent)
+    # the menu's Sound and Lights switches: a Sound's, not a Silent's (a subclass may say switches = True)
+    has_sound = sound is not None and getattr(sound, "switches", not isinstance(sound, Silent))
     sound = Silent() if sound is None else sound
     try:
         return starting.start(display, deal, store, rand_deal, sound, has_sound)
