@@ -129,8 +129,10 @@ emulate-check:
 endif
 	@test -z "$(COMPARE)" || test -n "$(DEAL)" -a -n "$(KEYS)" || { echo "usage: make emulate COMPARE=1 DEAL=n KEYS=\"...\" [SIZE=160x128]"; exit 2; }
 bench-device-check:
+ifneq ($(BOARDS),pybadge)
 	$(call need_file,BENCH_UF2,CircuitPython 10.x/9.x/8.x UF2 for the Pico)
 	$(call need_file,RP2040_BOOTROM,RP2040 bootrom (bootrom*.bin or bootrom.js))
+endif
 ifneq ($(filter wokwi emulate bench-device,$(MAKECMDGOALS)),)
 $(STAMP) $(EMULATE_DEPS): | $(addsuffix -check,$(filter wokwi emulate bench-device,$(MAKECMDGOALS)))
 endif
@@ -140,10 +142,12 @@ endif
 ## pixels, one table, and each animation's frame rate (a won deal's slides, hint, deal and cascade), another, both
 ## written into docs/figures.md with their date and firmware (SOAK:
 ## random keys on each firmware; CUTS: power cuts aimed inside each kind of save, and what each boot showed; WEAR:
-## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, or CUTS and WEAR)
+## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, or CUTS and WEAR;
+## the PyBadge's column too, its own 9.1.1 in the samd51 emulator, if vendor-local/pybadge/ has it; BOARDS=pybadge:
+## that column alone, printed only)
 BENCH_UF2 ?= $(firstword $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2))
 bench-device: bench-device-check $(STAMP) $(EMULATE_DEPS)
-	$(BIN)/python -m sultan_host.bench.device $(if $(filter command line,$(origin BENCH_UF2)),--firmware "$(BENCH_UF2)") $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY))
+	$(BIN)/python -m sultan_host.bench.device $(if $(filter command line,$(origin BENCH_UF2)),--firmware "$(BENCH_UF2)") $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY)) $(if $(BOARDS),--boards $(BOARDS))
 
 ## make typecheck: mypy of firmware/ and lib/ against circuitpython-stubs and each board's pins
 typecheck: $(STAMP)

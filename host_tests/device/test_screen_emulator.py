@@ -34,8 +34,9 @@ CASCADE_WAIT_MS = 3000  # the won game's cascade runs this long (simulated) befo
 class Plan:
     """Key names for the emulator, worked out by the game's own Controller on the host."""
 
-    def __init__(self, deal):
-        self.ctrl = Controller(engine.Game(deal=deal), rand_deal=lambda: 1, settings=0)  # English
+    def __init__(self, deal, sound=False):
+        # English; ``sound``: the board's menu has the Sound and Lights switches (the PyBadge's has)
+        self.ctrl = Controller(engine.Game(deal=deal), rand_deal=lambda: 1, sound=sound, settings=0)
         self.words = []
 
     def press(self, *names, burst=False):
@@ -66,12 +67,12 @@ class Plan:
         return " ".join(out)
 
 
-def screens_plan():
+def screens_plan(sound=False):
     """Deal 7 with every animation but the cascade (its end is over_plan's): each photographed
     key's screen is its animation's last frame -- turns and an undo (TABLE), a redo, a turn with
     autoplay's step after it, an undo of that step, the hint's card, a player's move, and the
-    restart's deal."""
-    p = Plan(7)
+    restart's deal.  ``sound``: for a board that can sound and light (its menu is longer)."""
+    p = Plan(7, sound)
     p.press(*TABLE.split())  # two turns slide to the talon; B slides the second back to the stock
     p.choose(M_REDO).press("START", "START", "START")  # the redo and three turns slide
     p.choose(M_AUTO).press("START")  # autoplay on: a turn, then the card it sends home

@@ -38,10 +38,11 @@ JUNK = bytes(range(256)) * 16  # a region (up to 4 KB) that reads as damage
 
 
 class Menu:
-    """The menu's marker as a fresh board has it after a boot, moved by the keys of the plan."""
+    """The menu's marker as a fresh board has it after a boot, moved by the keys of the plan;
+    ``sound``: the board's menu has the Sound and Lights switches (the PyBadge's)."""
 
-    def __init__(self):
-        self.ctrl = Controller(engine.Game(deal=DEAL), lambda: 1, settings=0)
+    def __init__(self, sound=False):
+        self.ctrl = Controller(engine.Game(deal=DEAL), lambda: 1, sound=sound, settings=0)
 
     def press(self, *names):
         for name in names:
@@ -58,9 +59,9 @@ class Menu:
         return words + self.press("A")
 
 
-def starts_until(done, autoplay=False):
+def starts_until(done, autoplay=False, sound=False):
     """START presses from a fresh deal until ``done(game)``."""
-    ctrl = Controller(engine.Game(deal=DEAL), lambda: 1, settings=0)
+    ctrl = Controller(engine.Game(deal=DEAL), lambda: 1, sound=sound, settings=0)
     if autoplay:
         Menu.choose(_Bare(ctrl), Mn.M_AUTO)
     n = 0
@@ -98,8 +99,9 @@ class Trial:
         return out
 
 
-def plan(kinds, seed, short=0.4, long=52.0):
-    """[Trial] for ``kinds`` in order (the first may be "first write": a fresh NVM), offsets seeded.
+def plan(kinds, seed, short=0.4, long=52.0, sound=False):
+    """[Trial] for ``kinds`` in order (the first may be "first write": a fresh NVM), offsets seeded;
+    ``sound``: the keys for a board whose menu has the Sound and Lights switches.
 
     Offsets alternate, the first trial's long: a long one anywhere within ``long`` ms of the write's
     start, a short one within ``short`` ms (inside an append's one page program, 0.4 ms: the record is
@@ -108,7 +110,7 @@ def plan(kinds, seed, short=0.4, long=52.0):
     or its programs; after a whole append it lands past its end."""
     rnd = random.Random(seed)
     trials = []
-    menu = Menu()  # the board's marker: a fresh one after every boot
+    menu = Menu(sound)  # the board's marker: a fresh one after every boot
     pass_end = starts_until(lambda g: g.pass_no > 1)
     decided = None
     for i, kind in enumerate(kinds):
@@ -127,12 +129,12 @@ def plan(kinds, seed, short=0.4, long=52.0):
             words = menu.choose(Mn.M_MOTION) + menu.press("B") + [IDLE]
         elif kind == "decided":
             if decided is None:
-                decided = starts_until(lambda g: g.status() != engine.PLAYING, autoplay=True)
+                decided = starts_until(lambda g: g.status() != engine.PLAYING, autoplay=True, sound=sound)
             words = (menu.choose(Mn.M_RESTART) + menu.choose(Mn.M_AUTO)
                      + ["START*%d" % (decided - 1), "START"])
         else:
             raise ValueError("unknown kind %r" % kind)
-        menu = Menu()  # the cut: the board boots afresh
+        menu = Menu(sound)  # the cut: the board boots afresh
         check = ["LEFT"] if kind != "settings" else menu.press("SELECT", "UP", "B")
         trials.append(Trial(kind, words, offset, check))
     return trials
@@ -174,7 +176,7 @@ def recording(cls):
 RecordingRegion = recording(PicoRegion)
 
 
-def pictures(region, check, size, cls=PicoRegion):
+def pictures(region, check, size, cls=PicoRegion, sound=False):
     """What a board booting on ``region`` shows: (the save's sequence number at READY, [the READY
     screen, then the screen after each check key]), and the region after the check keys."""
     from sultan_host.desktop.screenshot import render
@@ -185,13 +187,13 @@ def pictures(region, check, size, cls=PicoRegion):
     final = None
     for n in range(len(check) + 1):
         r = cls(data=region)
-        img, _ctrl = render(DEAL, size, " ".join(check[:n]), store=Store(r))
+        img, _ctrl = render(DEAL, size, " ".join(check[:n]), store=Store(r), sound=sound)
         out.append(img)
         final = bytes(r.data)
     return (store.seq, out), final
 
 
-def candidates(trial, region, size, since_boot=(), cls=PicoRegion):
+def candidates(trial, region, size, since_boot=(), cls=PicoRegion, sound=False):
     """({outcome: ((seq, pictures), region after the check)}, [the region after each write]) for
     ``trial`` played on ``region`` after ``since_boot``, the keys the board took since it booted (the
     last trial's check: the menu opens where they left it)."""
@@ -199,12 +201,12 @@ def candidates(trial, region, size, since_boot=(), cls=PicoRegion):
 
     rec = recording(cls)(region)
     keys = list(since_boot) + trial.keys()
-    render(DEAL, size, " ".join(keys), store=Store(rec))  # its flush at the end: the idle write
+    render(DEAL, size, " ".join(keys), store=Store(rec), sound=sound)  # its flush at the end: the idle write
     if not rec.after:
         raise RuntimeError("%s: the host wrote nothing" % trial.kind)
     regions = {"last": rec.after[-1], "before": rec.after[-2] if len(rec.after) > 1 else region,
                "damaged": JUNK[:len(region)], "erased": b"\xff" * len(region)}
-    return {name: pictures(data, trial.check, size, cls) for name, data in regions.items()}, rec.after
+    return {name: pictures(data, trial.check, size, cls, sound) for name, data in regions.items()}, rec.after
 
 
 def whole_sector(cut, ops, nvm):
@@ -241,10 +243,10 @@ def shots_of(trials, shots):
     return out
 
 
-def verdicts(trials, shots, report, size, same, cls=PicoRegion):
+def verdicts(trials, shots, report, size, same, cls=PicoRegion, sound=False):
     """Each trial's outcome (set on it, and returned): the first of OUTCOMES whose save number at
     READY is the board's and whose pictures ``same(shot_path, image)`` takes, READY and every check
-    key; None for none of them."""
+    key; None for none of them.  ``sound``: the host plays as a board with sound (as ``plan``)."""
     import re
 
     region = b"\xff" * (region_size() if cls is PicoRegion else len(cls()))  # the bytes the store uses
@@ -259,9 +261,9 @@ def verdicts(trials, shots, report, size, same, cls=PicoRegion):
         m = re.search(r" save=(\d+)", boot.get("ready") or "")
         seq = int(m.group(1)) if m else -1
         t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]), seq=seq)
-        found, writes = candidates(t, region, size, since_boot, cls)
+        found, writes = candidates(t, region, size, since_boot, cls, sound)
         # an erase cut in its first moments may leave a record from further back whole ("older")
-        older = (("older", pictures(data, t.check, size, cls))
+        older = (("older", pictures(data, t.check, size, cls, sound))
                  for data in reversed((history + writes[:-2])[-8:]))
         t.outcome = None
         for name, ((want_seq, images), after) in itertools.chain(((n, found[n]) for n in OUTCOMES), older):

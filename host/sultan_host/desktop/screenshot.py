@@ -15,19 +15,22 @@ from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_li
 SIZES = ("160x128", "320x240")
 
 
-def render(deal, size, script="", scale=1, store=None):
+def render(deal, size, script="", scale=1, store=None, sound=False):
     """(image, controller) after playing ``script`` on deal ``deal`` at ``size`` ("WxH").
 
     ``store``: a save store, as ``sultan.app.run`` takes it (None: none, so no statistics);
-    the emulator's comparison gives a fresh one, as a board's first boot has."""
+    the emulator's comparison gives a fresh one, as a board's first boot has.  ``sound``: as a board
+    that can sound and light (the PyBadge): the menu shows the Sound and Lights switches."""
     from sultan import app
+    from sultan.ui.sound import Sound
 
     from sultan_host.desktop.headless import HeadlessDisplay
 
     w, h = (int(v) for v in size.split("x"))
     display = HeadlessDisplay(w, h)
     ctrl = app.run(display, scripted.ScriptedKeys(script), board_id="headless", deal=deal,
-                   console=lambda *a: None, rand_deal=lambda: 1, idle=0, store=store)
+                   console=lambda *a: None, rand_deal=lambda: 1, idle=0, store=store,
+                   sound=Sound() if sound else None)  # no speaker, no pixels: silent, yet "has sound"
     img = display.image()
     if scale > 1:
         img = img.resize((w * scale, h * scale), 0)

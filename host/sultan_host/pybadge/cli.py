@@ -97,13 +97,12 @@ def flash_of(a, log):
         return data
     tree = a.tree
     if tree is None:
-        tree = os.path.join(ROOT, "build", "pybadge", "CIRCUITPY")
+        # the bare code.py in a folder of its own: the game's tree (lib/ and all) is left as it is
+        tree = os.path.join(ROOT, "build", "pybadge", "BARE" if a.bare else "CIRCUITPY")
         if a.bare:
             from sultan_host.board.wokwi import BARE_CODE
 
             os.makedirs(tree, exist_ok=True)
-            for name in os.listdir(tree):
-                os.remove(os.path.join(tree, name))
             with open(os.path.join(tree, "code.py"), "w") as f:
                 f.write(BARE_CODE)
         else:

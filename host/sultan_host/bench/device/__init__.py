@@ -3,7 +3,7 @@ on real CircuitPython in the RP2040 emulator (tools/emulate), one table.
 
     python -m sultan_host.bench.device [--bootrom vendor-local/bootrom.js] [--firmware CP.uf2 ...]
         [--sizes 320x240,160x128] [--deal 7] [--soak N] [--cuts N] [--seed S] [--jobs 2]
-        [--out build/bench-device] [--only anim] [--figures docs/figures.md]
+        [--out build/bench-device] [--only anim] [--figures docs/figures.md] [--boards pico,pybadge]
 
 For each CircuitPython UF2 (default: the newest 10.x, 9.x and 8.x Pico UF2s in vendor-local/) and each size
 (160x128 through the emulator's test profile, see tools/wokwi_image.py --size), it boots the game on
@@ -28,6 +28,10 @@ deal, then autoplay until the game is won and 3 s of its cascade); ``--only anim
 and prints only the animations' table.  ``--cuts N`` adds N power cuts aimed inside each kind of save
 (``sultan_host.bench.powercut``: the first write, a checkpoint, a pass's end, a settings change, a
 lost game's record), spread over the firmwares at 160x128, and one table of what each boot showed.
+
+``--boards``: the PyBadge's column (``pybadge``: its own CircuitPython 9.1.1 in the samd51 emulator,
+``python -m sultan_host.pybadge``) comes after the Pico's, with its own plans for its longer menu (Sound
+and Lights), the same figures, the animations and ``--soak``; by default only when its firmware is here.
 
 ``--wear N`` adds N games at autoplay's pace and at a human's (``sultan_host.bench.wear``): the flash's
 erases a game.  The key plan's table and the animations' go into ``--figures`` (docs/figures.md), each

@@ -10,7 +10,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from sultan_host.bench.device import tables
+from sultan_host.bench.device import pybadge, tables
 from sultan_host.bench.device.emulator import bare_run, game_run
 from sultan_host.bench.device.plan import WON_DEAL, anim_plan, plan
 from sultan_host.bench.device.saves import cut_jobs, cut_run, print_cuts, print_wear, wear_jobs, wear_run
@@ -51,12 +51,23 @@ def parse_args(argv):
     ap.add_argument("--only", choices=("anim", "table", "saves"),
                     help="anim: only the animation plan's runs and table; table: only the key plan's table; "
                          "saves: only --cuts and --wear")
+    ap.add_argument("--boards", help="pico, pybadge or pico,pybadge (default: the Pico's, and the PyBadge's "
+                                     "own 9.1.1 in the samd51 emulator if its firmware is here)")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", default="2", help="emulators at once (each takes a core)")
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--figures", default=tables.FIGURES,
                     help="the figures file the tables go into (default docs/figures.md; '' for none)")
     args = ap.parse_args(argv)
+    args.pybadge_asked = args.boards is not None
+    args.boards = (args.boards or "pico,pybadge").split(",")
+    if not args.boards or any(b not in ("pico", "pybadge") for b in args.boards):
+        ap.error("--boards %.40s: want pico, pybadge or pico,pybadge" % ",".join(args.boards))
+    if "pybadge" in args.boards and args.pybadge_asked and pybadge.missing():
+        ap.error("--boards pybadge: %s" % pybadge.missing())
+    if "pico" not in args.boards:
+        args.firmwares, args.bootrom = [], None
+        return checked(ap, args)
     args.firmwares = args.firmware or find_firmwares()
     if not args.firmwares:
         ap.error("no CircuitPython UF2: --firmware, or put the Pico UF2s in vendor-local/")
@@ -72,6 +83,11 @@ def parse_args(argv):
     )
     if not args.bootrom or not os.path.isfile(args.bootrom):
         ap.error("no RP2040 bootrom: --bootrom or RP2040_BOOTROM, or vendor-local/bootrom.js")
+    return checked(ap, args)
+
+
+def checked(ap, args):
+    """``args`` with the sizes, the deal and the counts checked and parsed (exit 2 on the first wrong)."""
     try:
         args.sizes = [wokwi_image.parse_size(s) for s in args.sizes.split(",")]
         args.deal = wokwi_image.parse_deal(args.deal)
@@ -159,6 +175,25 @@ def print_soaks(args, games):
     return bad
 
 
+def add_pybadge(args, configs, bare_jobs, game_jobs, anim_configs):
+    """The PyBadge's column, its runs added to the jobs (none unless --boards has it, with --only saves,
+    or without its firmware: said in one line); the firmwares the figures name."""
+    if "pybadge" not in args.boards:
+        return args.firmwares
+    why = "--only saves" if args.only == "saves" else pybadge.missing()
+    if why:
+        print("bench-device: no PyBadge column (%s)" % why, file=sys.stderr)
+        return args.firmwares
+    config, bare, jobs = pybadge.jobs(args)
+    if bare is not None:
+        configs.append(config)
+        bare_jobs[config["bare"]] = bare
+    if args.only in (None, "anim"):
+        anim_configs.append(config)
+    game_jobs += jobs
+    return args.firmwares + [pybadge.image.firmware()]
+
+
 def main(argv=None):
     args = parse_args(argv)
     steps = plan(args.deal)
@@ -167,15 +202,19 @@ def main(argv=None):
     configs, bare_jobs, game_jobs = make_jobs(args, keys) if args.only in (None, "table") else ([], {}, [])
     anim_configs, ajobs = anim_jobs(args) if args.only in (None, "anim") else ([], [])
     game_jobs += ajobs
-    cjobs = cut_jobs(args.firmwares, args.bootrom, args.out, args.cuts, args.seed) if args.cuts else []
-    wjobs = wear_jobs(args.firmwares, args.bootrom, args.out, args.wear, args.seed) if args.wear else []
+    firmwares = add_pybadge(args, configs, bare_jobs, game_jobs, anim_configs)
+    fws = args.firmwares  # none with --boards pybadge: the cuts and the wear are the Pico's
+    cjobs = cut_jobs(fws, args.bootrom, args.out, args.cuts, args.seed) if args.cuts and fws else []
+    wjobs = wear_jobs(fws, args.bootrom, args.out, args.wear, args.seed) if args.wear and fws else []
     print("bench-device: %d emulator runs, %d at a time ..." % (len(bare_jobs) + len(game_jobs) + len(cjobs)
                                                                 + len(wjobs),
                                                                 args.jobs), file=sys.stderr)
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        bare_f = {v: pool.submit(bare_run, j) for v, j in bare_jobs.items()}
-        game_f = {j["name"]: pool.submit(game_run, j) for j in game_jobs}
+        bare_f = {v: pool.submit(pybadge.bare_run if j.get("board") == "pybadge" else bare_run, j)
+                  for v, j in bare_jobs.items()}
+        game_f = {j["name"]: pool.submit(pybadge.game_run if j.get("board") == "pybadge" else game_run, j)
+                  for j in game_jobs}
         cut_f = [(j, pool.submit(cut_run, j)) for j in cjobs]
         wear_f = [(j, pool.submit(wear_run, j)) for j in wjobs]
         bares = {v: f.result() for v, f in bare_f.items()}
@@ -184,8 +223,8 @@ def main(argv=None):
         wears = [(j, f.result()) for j, f in wear_f]
     results = {}
     for c in configs:
-        g, b = games[c["name"]], bares[c["version"]]
-        cells = tables.summarise(steps, g, b)
+        g, b = games[c["name"]], bares[c.get("bare", c["version"])]
+        cells = tables.summarise(c.get("steps", steps), g, b)
         errors = []
         if g.get("returncode"):
             errors.append("emulator failed: %s" % (g.get("error") or g.get("stderr_tail", "")[-300:]))
@@ -197,14 +236,14 @@ def main(argv=None):
     sections = {}
     if results:
         tables.print_table(configs, results, date, args.deal)
-        sections[tables.KEY_HEADING] = tables.section(tables.KEY_HEADING, date, args.firmwares,
+        sections[tables.KEY_HEADING] = tables.section(tables.KEY_HEADING, date, firmwares,
                                                       tables.KEY_CAPTION % args.deal,
                                                       tables.key_table(configs, results))
     anim_bad = []
     if anim_configs:
         table, anim_bad = tables.anim_table(anim_configs, games, steps)
         tables.print_anims(table, anim_bad)
-        sections[tables.ANIM_HEADING] = tables.section(tables.ANIM_HEADING, date, args.firmwares,
+        sections[tables.ANIM_HEADING] = tables.section(tables.ANIM_HEADING, date, firmwares,
                                                        tables.ANIM_CAPTION, table)
     print()
     bad = print_soaks(args, games) + len(anim_bad)
@@ -216,7 +255,9 @@ def main(argv=None):
     print("\n(%d s wall; raw timings in %s)" % (time.time() - t0, os.path.relpath(args.out, ROOT)),
           file=sys.stderr)
     failed = any(r["_errors"] for r in results.values()) or bad
-    if sections and args.figures and not failed:  # a failed run leaves the figures as they were
+    if sections and args.figures and not failed and not args.firmwares:  # a section's table is whole
+        print("(no Pico columns: %s left as it was)" % os.path.relpath(args.figures), file=sys.stderr)
+    elif sections and args.figures and not failed:  # a failed run leaves the figures as they were
         tables.write_figures(args.figures, sections)
         print("(the figures in %s)" % os.path.relpath(args.figures), file=sys.stderr)
     return 1 if failed else 0

@@ -11,11 +11,12 @@ from sultan.ui import menu as Mn
 
 # ------------------------------------------------------------------ the key plan (host)
 class Model:
-    """The game's Controller on the host, fed the same keys as the device."""
+    """The game's Controller on the host, fed the same keys as the device; ``sound``: the device's
+    menu has the Sound and Lights switches (the PyBadge's)."""
 
-    def __init__(self, deal):
+    def __init__(self, deal, sound=False):
         game = E.Game(deal=deal, rules=C.settings_rules(0))
-        self.ctrl = C.Controller(game, lambda: 1, False, None, 0)
+        self.ctrl = C.Controller(game, lambda: 1, sound, None, 0)
         self.number = {name: i for i, name in enumerate(K.NAMES)}
 
     def state(self):
@@ -100,9 +101,10 @@ class Model:
         return ["DOWN"] * down if down <= n - down else ["UP"] * (n - down)
 
 
-def plan(deal):
-    """[(key word for emulate.js, kind, predicted line or None)]: the benchmark's key plan."""
-    m = Model(deal)
+def plan(deal, sound=False):
+    """[(key word for emulate.js, kind, predicted line or None)]: the benchmark's key plan (``sound``:
+    for a board whose menu has the Sound and Lights switches)."""
+    m = Model(deal, sound)
     out = []
 
     def press(*names):
@@ -114,7 +116,7 @@ def plan(deal):
     press("START", "START", "START")
     # select and play: the nearest card (by cursor moves) that goes home; turn more if none does
     for _ in range(30):
-        path = _find_play(deal, [w for w, _k, _l in out])
+        path = _find_play(deal, [w for w, _k, _l in out], sound)
         if path is not None:
             press(*path)
             break
@@ -136,7 +138,7 @@ def plan(deal):
     def burst_until(want):
         """START pressed in a burst (not timed) up to the press of kind ``want``, which is timed;
         False if the game never gets there."""
-        n = _starts_until(deal, [w for w, _k, _l in out], want)
+        n = _starts_until(deal, [w for w, _k, _l in out], want, sound=sound)
         if n is None:
             return False
         if n > 1:
@@ -169,14 +171,14 @@ WON_DEAL = 322  # with autoplay on, START wins it in 121 presses from the deal (
 CASCADE_WAIT_MS = 3000  # the cascade runs this long (simulated) before the key that ends it
 
 
-def anim_plan(deal=WON_DEAL):
+def anim_plan(deal=WON_DEAL, sound=False):
     """[(key word, kind, predicted line or None)]: every animation on a deal that autoplay wins --
     the hint's card, a player's move, its undo and redo, three turns, the restart's deal, autoplay's
     steps after the winning START (the START before it in a burst, not timed), then the cascade for
-    ``CASCADE_WAIT_MS`` before a key ends it."""
+    ``CASCADE_WAIT_MS`` before a key ends it; ``sound`` as for ``plan``."""
     from sultan_host.scripted import route
 
-    m = Model(deal)
+    m = Model(deal, sound)
     g = m.ctrl.game
     out = []
 
@@ -201,7 +203,7 @@ def anim_plan(deal=WON_DEAL):
     press("START", "START", "START")
     choose(Mn.M_RESTART)  # the deal, dealt from the stock
     choose(Mn.M_AUTO)
-    trial = _replay(deal, [w for w, _k, _l in out])  # how many STARTs win it
+    trial = _replay(deal, [w for w, _k, _l in out], sound)  # how many STARTs win it
     n = 0
     while trial.ctrl.mode != C.OVER and n < 400:
         trial.press("START")
@@ -219,8 +221,8 @@ def anim_plan(deal=WON_DEAL):
     return out
 
 
-def _replay(deal, words):
-    m = Model(deal)
+def _replay(deal, words, sound=False):
+    m = Model(deal, sound)
     for w in words:
         mm = re.fullmatch(r"([A-Z]+)\*(\d+)!", w)
         for _ in range(int(mm.group(2)) if mm else 1):
@@ -228,9 +230,9 @@ def _replay(deal, words):
     return m
 
 
-def _find_play(deal, words):
+def _find_play(deal, words, sound=False):
     """Cursor keys + A + A that play a card home from the state after ``words``, or None."""
-    start = _replay(deal, words)
+    start = _replay(deal, words, sound)
     seen = {start.ctrl.cursor}
     frontier = [[]]
     for _depth in range(7):
@@ -238,7 +240,7 @@ def _find_play(deal, words):
         for path in frontier:
             for key in ("RIGHT", "LEFT", "DOWN", "UP"):
                 p = path + [key]
-                m = _replay(deal, words + p)
+                m = _replay(deal, words + p, sound)
                 if m.ctrl.cursor in seen:
                     continue
                 seen.add(m.ctrl.cursor)
@@ -253,10 +255,10 @@ def _find_play(deal, words):
     return None
 
 
-def _starts_until(deal, words, want, limit=400):
+def _starts_until(deal, words, want, limit=400, sound=False):
     """How many START presses from the state after ``words`` until one of kind ``want`` ("redeal",
     "won/lost panel"); None if the game ends first, or never within ``limit``."""
-    m = _replay(deal, words)
+    m = _replay(deal, words, sound)
     for n in range(1, limit + 1):
         kind, _line = m.press("START")
         if kind == want:

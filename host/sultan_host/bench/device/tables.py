@@ -66,8 +66,14 @@ def summarise(steps, game, bare):
     return cells
 
 
-KEY_CAPTION = ("tools/emulate (rp2040js), simulated time, deal %s; key latency = keypad scan that latched "
-               "the press -> SULTAN key= line (min / median / max), RAMWR pixels (median)")
+KEY_CAPTION = ("tools/emulate (rp2040js; the PyBadge: samd51 on Unicorn), simulated time, deal %s; key "
+               "latency = keypad scan that latched the press -> SULTAN key= line (min / median / max), RAMWR "
+               "pixels (median)")
+
+
+def label(c):
+    """A configuration's column or row heading: "CP 10.2.1 320x240", "PyBadge CP 9.1.1 160x128"."""
+    return c.get("label") or "CP %s %s" % (c["version"], c["size"])
 
 
 def key_table(configs, results):
@@ -77,7 +83,7 @@ def key_table(configs, results):
     for r in results.values():
         kinds |= {k for k in r if not k.startswith("_") and k not in rows}
     rows += [k for k in KINDS if k in kinds] + sorted(kinds - set(KINDS))
-    head = ["CP %s %s" % (c["version"], c["size"]) for c in configs]
+    head = [label(c) for c in configs]
     out = ["| | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
     for row in rows:
         out.append("| %s | %s |" % (row, " | ".join(results[c["name"]].get(row, "-") for c in configs)))
@@ -162,9 +168,9 @@ def anim_table(configs, games, steps):
     asteps = anim_plan()
     for c in configs:
         run = games[c["name"] + " anim"]
-        row = anim_cells((steps, games.get(c["name"], {})), (asteps, run))
+        row = anim_cells((c.get("steps", steps), games.get(c["name"], {})), (c.get("asteps", asteps), run))
         cells = " | ".join(row.get(k, "-") for k in ANIMS)
-        out.append("| CP %s %s | %s |" % (c["version"], c["size"], cells))
+        out.append("| %s | %s |" % (label(c), cells))
         if run.get("returncode"):
             bad.append("ERROR: %s anim: emulator failed: %s" % (c["name"], run.get("stderr_tail", "")[-300:]))
     return out, bad
