@@ -12,13 +12,14 @@ from sultan.saves.record import (
     F_KNOWN,
     GAME_HEAD,
     HEADER,
+    HEADER_1,
     MIN_RECORD,
     ORDER_BYTES,
     SEQ_MAX,
     VERSION,
     crc_ok,
 )
-from sultan.saves.stats import Stats, get
+from sultan.saves.stats import ROW_BYTES, ROW_BYTES_1, Stats, get
 
 _SEQ_HALF = const(0x20000000)
 
@@ -48,22 +49,27 @@ class Record:
         self.log_at = 0
 
     def decode(self, data):
-        """Read the record in ``data`` (a slot's bytes) into this one; False if it is not one."""
+        """Read the record in ``data`` (a slot's bytes) into this one; False if it is not one.
+        A format-1 record reads as format 2 with the fields it lacks 0."""
         size = len(data)
-        if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or data[2] != VERSION:
+        if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or not 1 <= data[2] <= VERSION:
             return False
+        old = data[2] == 1
         n = get(data, 8, 2)
         if n < MIN_RECORD or n > size or data[3] & ~F_KNOWN:
             return False
         if not crc_ok(data, n - 4):
             return False
-        self.settings = data[3] >> 1
+        self.settings = data[3] >> 1 if old else data[3] >> 1 | data[HEADER_1] << 7
+        if old and data[3] & 0x80:  # beyond format 1's settings
+            return False
         self.seq = _get4(data, 4)
         self.game_no = _get4(data, 10)
         self.recorded = _get4(data, 14)
         if self.seq <= 0 or self.game_no < 0 or self.recorded < 0 or self.recorded > self.game_no:
             return False
-        i = self.stats.decode(data, HEADER, n - 4)
+        i = self.stats.decode(data, HEADER_1, n - 4, ROW_BYTES_1) if old else self.stats.decode(
+            data, HEADER, n - 4, ROW_BYTES)
         if i < 0:
             return False
         if data[3] & F_GAME:
@@ -188,7 +194,7 @@ def read(slots, game=None):
         if at in offsets:
             break  # reached from the start already
         while (at + MIN_RECORD <= size and data[at] == 0x53 and data[at + 1] == 0x55
-               and data[at + 2] == VERSION):
+               and 1 <= data[at + 2] <= VERSION):
             n = get(data, at + 8, 2)
             if n < MIN_RECORD or n > size - at:
                 break
