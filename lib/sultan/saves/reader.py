@@ -19,7 +19,20 @@ from sultan.saves.record import (
     VERSION,
     crc_ok,
 )
-from sultan.saves.stats import ROW_BYTES, ROW_BYTES_1, Stats, get
+from sultan.saves.stats import (
+    BEST_STREAK,
+    FEWEST,
+    LOST,
+    MAX_ROWS,
+    PLAYED,
+    ROW_BYTES,
+    ROW_BYTES_1,
+    RULES,
+    STREAK,
+    WON,
+    Stats,
+    get,
+)
 
 _SEQ_HALF = const(0x20000000)
 
@@ -29,6 +42,30 @@ def _get4(data, i):
     if data[i + 3] > 0x3F:
         return -1
     return get(data, i, 3) | data[i + 3] << 24
+
+
+def stats_rows(data, i, end, size, rows):
+    """Append to ``rows`` (an empty list) the statistics' rows at ``data[i:end]``, of ``size`` bytes
+    each (``ROW_BYTES_1``: a format-1 record's, without the fewest moves: read as 0); returns the
+    index after them, -1 if malformed (``sultan.saves.stats.Stats.encode``'s inverse)."""
+    if i >= end:
+        return -1
+    n = data[i]
+    i += 1
+    if n > MAX_ROWS or i + n * size > end:
+        return -1
+    for _ in range(n):
+        r = [data[i], get(data, i + 1, 3), get(data, i + 4, 3), get(data, i + 7, 3), data[i + 10],
+             get(data, i + 11, 3), get(data, i + 14, 3), get(data, i + 17, 2) if size > ROW_BYTES_1 else 0]
+        i += size
+        if (r[WON] + r[LOST] != r[PLAYED] or r[STREAK] > r[BEST_STREAK] or r[BEST_STREAK] > r[WON]
+                or r[FEWEST] and not r[WON]):
+            return -1
+        for q in rows:
+            if q[RULES] == r[RULES]:
+                return -1
+        rows.append(r)
+    return i
 
 
 class Record:
@@ -68,8 +105,8 @@ class Record:
         self.recorded = _get4(data, 14)
         if self.seq <= 0 or self.game_no < 0 or self.recorded < 0 or self.recorded > self.game_no:
             return False
-        i = self.stats.decode(data, HEADER_1, n - 4, ROW_BYTES_1) if old else self.stats.decode(
-            data, HEADER, n - 4, ROW_BYTES)
+        i = stats_rows(data, HEADER_1 if old else HEADER, n - 4, ROW_BYTES_1 if old else ROW_BYTES,
+                       self.stats.rows)
         if i < 0:
             return False
         if data[3] & F_GAME:

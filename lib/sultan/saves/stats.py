@@ -5,7 +5,8 @@ started after at least one action counts as played and lost).  The figures are
 saved inside every save record (see ``sultan.saves.record``), so they survive power
 cuts under the same two-slot rule as the game.
 
-Plain lists of small ints; runs on CPython, MicroPython and CircuitPython.
+Plain lists of small ints; runs on CPython, MicroPython and CircuitPython.  Reading rows back
+is ``sultan.saves.reader.stats_rows``' (imported at power-on only: not in a board's heap after).
 """
 
 from sultan import const
@@ -32,9 +33,6 @@ class Stats:
 
     def __init__(self):
         self.rows = []  # [rules, played, won, lost, best_placed, streak, best_streak, fewest]
-
-    def clear(self):
-        self.rows = []
 
     def row(self, rules, create=False):
         for r in self.rows:
@@ -91,31 +89,6 @@ class Stats:
             i = put(buf, i, r[STREAK], 3)
             i = put(buf, i, r[BEST_STREAK], 3)
             i = put(buf, i, r[FEWEST], 2)
-        return i
-
-    def decode(self, data, i, end, size=ROW_BYTES):
-        """Read rows of ``size`` bytes (``ROW_BYTES_1``: a format-1 record's, without the fewest
-        moves: read as 0) from ``data[i:end]``; returns the index after them, -1 if malformed."""
-        if i >= end:
-            return -1
-        n = data[i]
-        i += 1
-        if n > MAX_ROWS or i + n * size > end:
-            return -1
-        rows = []
-        for _ in range(n):
-            r = [data[i], get(data, i + 1, 3), get(data, i + 4, 3), get(data, i + 7, 3), data[i + 10],
-                 get(data, i + 11, 3), get(data, i + 14, 3),
-                 get(data, i + 17, 2) if size > ROW_BYTES_1 else 0]
-            i += size
-            if (r[WON] + r[LOST] != r[PLAYED] or r[STREAK] > r[BEST_STREAK] or r[BEST_STREAK] > r[WON]
-                    or r[FEWEST] and not r[WON]):
-                return -1
-            for q in rows:
-                if q[RULES] == r[RULES]:
-                    return -1
-            rows.append(r)
-        self.rows = rows
         return i
 
 
