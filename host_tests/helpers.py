@@ -2,6 +2,7 @@
 
 from sultan.rules import cards, rng
 from sultan.rules.engine import FOUNDATIONS, Game
+from sultan.saves import record, stats
 from sultan_host.snapshot import snapshot
 
 C = cards.parse
@@ -136,3 +137,20 @@ def deal_order(n):
     g = Game(deal=n)
     snap = snapshot(g)
     return bytes(C(w) for w in snap["divan"] + snap["stock"]), g.rng
+
+
+def as_format_1(buf, n):
+    """The format-1 record of format-2 record ``buf[:n]``: no byte 18, 17-byte statistics rows (their
+    fewest moves left out), version 1, its length and CRC made again."""
+    rows = buf[record.HEADER]
+    out = bytearray(buf[:record.HEADER_1]) + bytes([rows])
+    at = record.HEADER + 1
+    for _ in range(rows):
+        out += buf[at:at + stats.ROW_BYTES_1]
+        at += stats.ROW_BYTES
+    out += buf[at:n - 4] + bytes(4)
+    out[2] = 1
+    out[8] = len(out) & 0xFF
+    out[9] = len(out) >> 8
+    record.crc_into(out, len(out) - 4, out, len(out) - 4)
+    return bytes(out)

@@ -24,12 +24,12 @@ def snapshot(game):
 
 def stats_summary(stats, rules):
     """Three short lines of ``stats`` (a sultan.saves.stats.Stats) for ``rules``."""
-    from sultan.saves.stats import BEST_PLACED, BEST_STREAK, LOST, PLAYED, STREAK, WON
+    from sultan.saves.stats import BEST_PLACED, BEST_STREAK, FEWEST, LOST, PLAYED, STREAK, WON
 
-    r = stats.row(rules) or [rules, 0, 0, 0, 0, 0, 0]
+    r = stats.row(rules) or [rules, 0, 0, 0, 0, 0, 0, 0]
     pct = (100 * r[WON] // r[PLAYED]) if r[PLAYED] else 0
     return (
         "played %d  won %d (%d%%)" % (r[PLAYED], r[WON], pct),
         "lost %d  best placed %d" % (r[LOST], r[BEST_PLACED]),
-        "streak %d  best %d" % (r[STREAK], r[BEST_STREAK]),
+        "streak %d  best %d  fewest moves %s" % (r[STREAK], r[BEST_STREAK], r[FEWEST] or "-"),
     )

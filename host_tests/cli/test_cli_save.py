@@ -7,7 +7,7 @@ import sys
 
 from conftest import ROOT
 from helpers import winning_order
-from sultan.rules import cards
+from sultan.rules import cards, engine
 from sultan.rules.engine import Game
 from sultan_host.snapshot import snapshot
 
@@ -189,3 +189,64 @@ def test_no_note_when_the_newest_record_is_used(tmp_path):
         r = cli("resume", str(path), "--json")
         assert r.returncode == 0 and r.stderr == "", r.stderr
         assert json.loads(r.stdout)["moves"] == moves
+
+
+def test_stats_save_json_says_the_streaks_and_fewest_moves_of_a_save_and_writes_nothing(tmp_path):
+    from sultan_host.filesave import open_store
+
+    f = tmp_path / "g.sav"
+    st = open_store(str(f))
+    st.load()
+    for turns in (2, 0, 3):  # three wins, in 97, 95 and 98 moves
+        g = Game(order=winning_order())
+        for _ in range(turns):
+            g.turn()
+        assert g.autoplay() == engine.WON
+        st.new_game(g)
+        st.save(g)
+    g = Game(deal=3)  # begun, then abandoned for deal 4: lost
+    st.new_game(g)
+    g.step()
+    st.save(g)
+    st.new_game(Game(deal=4))
+    st.flush()
+    before = f.read_bytes()
+    r = cli("stats", "--save", str(f), "--json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["rules"]["seed"] == {"played": 4, "won": 3, "lost": 1, "best_placed": 95, "streak": 0,
+                                    "best_streak": 3, "fewest_moves": 95}
+    assert got["rules"]["classic"]["played"] == 0 and got["rules"]["classic"]["fewest_moves"] is None
+    text = cli("stats", "--save", str(f))
+    assert text.returncode == 0 and "streak 0  best 3  fewest moves 95" in text.stdout
+    assert f.read_bytes() == before  # only read
+
+
+def test_stats_save_reads_a_format_1_save_with_its_streaks(tmp_path):
+    from helpers import as_format_1
+    from sultan.saves import record, stats
+
+    s = stats.Stats()
+    for won in (True, True, False, True):
+        s.record(0, won, 95 if won else 20, 99)
+    buf = bytearray(record.SLOT_MAX)
+    n = record.encode(buf, 3, s, 4, 4)
+    f = tmp_path / "old.sav"
+    f.write_bytes(as_format_1(buf, n).ljust(2 * record.SLOT_MAX, b"\xff"))
+    r = cli("stats", "--save", str(f), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["rules"]["seed"] == {"played": 4, "won": 3, "lost": 1, "best_placed": 95,
+                                                     "streak": 1, "best_streak": 2, "fewest_moves": None}
+
+
+def test_stats_save_refuses_what_is_no_save_in_one_line(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("mine\n")
+    for args, words in ((["--save", str(tmp_path / "none.sav")], "no such save file"),
+                        (["--save", str(text)], "not a Sultan save"),
+                        (["--save", str(text), "--deals", "1-3"], "not both"),
+                        ([], "--deals")):
+        r = cli("stats", *args)
+        assert r.returncode == 2 and words in r.stderr and r.stderr.count("\n") == 1, (args, r.stderr)
+        assert "Traceback" not in r.stderr
+    assert text.read_text() == "mine\n"

@@ -15,7 +15,17 @@ import pytest
 from sultan.rules import engine
 from sultan.ui import keys, words
 from sultan.ui.controller import Controller
-from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_LANGUAGE, M_REDO, M_RESTART, M_RULES, M_STATS
+from sultan.ui.menu import (
+    M_AUTO,
+    M_CHOOSE,
+    M_COLOURS,
+    M_HINT,
+    M_LANGUAGE,
+    M_REDO,
+    M_RESTART,
+    M_RULES,
+    M_STATS,
+)
 from sultan.ui.modes import OVER
 from sultan_host.board import compare_png
 from sultan_host.scripted import route
@@ -80,6 +90,7 @@ def screens_plan(sound=False):
     p.choose(M_HINT)  # it is the hint: it slides to its foundation and vanishes there
     p.press(*(keys.NAMES[k] for k in route(p.ctrl.cursor, engine.hint_place(p.ctrl.hint))))
     p.press("A", "A")  # the player's move: it slides home
+    p.choose(M_COLOURS).press("RIGHT").choose(M_COLOURS)  # four colours (the table, a move), then two
     p.press("SELECT", "UP", "UP", "B")  # the menu, scrolled
     p.choose(M_CHOOSE).press("UP", "RIGHT", "UP", "B")  # the digit editor, cancelled
     p.choose(M_RULES).press("B")

@@ -334,8 +334,7 @@ def test_a_checksummed_record_with_an_illegal_move_is_damage_not_a_half_loaded_g
     assert state(mine) == state(Game(deal=1))  # reset, not left half-way
 
 
-@pytest.mark.parametrize("what", ["version_old", "version_new", "rules", "kind", "moves", "order", "flags",
-                                  "seq_big"])
+@pytest.mark.parametrize("what", ["version_old", "version_new", "rules", "kind", "moves", "order", "seq_big"])
 def test_foreign_or_inconsistent_records_start_fresh_with_the_message(what):
     game = Game(order=winning_order()) if what == "order" else None
 
@@ -343,17 +342,15 @@ def test_foreign_or_inconsistent_records_start_fresh_with_the_message(what):
         if what == "version_old":
             buf[2] = 0
         elif what == "version_new":
-            buf[2] = 2
+            buf[2] = save.VERSION + 1
         elif what == "rules":
-            buf[18 + 1] = 9  # no ruleset 9
+            buf[save.HEADER + 1] = 9  # no ruleset 9
         elif what == "kind":
             buf[n - 6] = 0x0E  # no action kind 14
         elif what == "moves":
-            buf[18 + 1 + 5] = 0xFF  # moves > log_end
+            buf[save.HEADER + 1 + 5] = 0xFF  # moves > log_end
         elif what == "order":
-            buf[18 + 1 + 9] = buf[18 + 1 + 10]  # a card twice
-        elif what == "flags":
-            buf[3] |= 0x80
+            buf[save.HEADER + 1 + 9] = buf[save.HEADER + 1 + 10]  # a card twice
         elif what == "seq_big":
             buf[7] = 0x40  # a sequence number of 2**30 or more
     g = game
@@ -368,7 +365,7 @@ def test_a_valid_record_of_an_unknown_ruleset_keeps_the_statistics():
     g = played(8, 30)
     buf = bytearray(save.SLOT_MAX)
     n = save.encode(buf, 5, s, 3, 3, g)
-    buf[18 + 1 + 17] = 9  # the game's ruleset byte (after 1 + 17 bytes of statistics)
+    buf[save.HEADER + 1 + stats.ROW_BYTES] = 9  # the game's ruleset byte (after the statistics' row)
     save.crc_into(buf, n - 4, buf, n - 4)
     st = Store(MemoryRegion(data=bytes(buf) + b"\xff" * 1024))
     assert st.load() is None and st.message == DAMAGED
@@ -397,7 +394,7 @@ def test_statistics_count_wins_losses_abandons_streaks_and_survive_power_cuts():
     s = Store(region)
     s.load()
     assert s.stats.get(0) == {"rules": 0, "played": 1, "won": 1, "lost": 0, "best_placed": 95, "streak": 1,
-                              "best_streak": 1}
+                              "best_streak": 1, "fewest_moves": 95}
     # resuming the won game and saving it again must not count it twice
     g2 = s.load()
     s.save(g2)
@@ -666,10 +663,14 @@ def test_settings_ride_in_the_flags_byte_and_survive_power_cuts():
     cut.data[off:off + len(data)] = b"\xff" * len(data)
     again = Store(cut)
     assert state(again.load()) == state(g) and again.settings == 0b1101
-    # Bits beyond the settings are not ours: damage.
+    # Settings beyond the flags byte's seven ride in byte 18; beyond SETTINGS_MASK, encode drops them.
     buf = bytearray(save.SLOT_MAX)
-    n = save.encode(buf, 5, stats.Stats(), 1, 0, g, settings=0xFF)
-    assert buf[3] == save.F_GAME | save.SETTINGS_MASK << 1  # encode keeps to the mask
-    buf[3] |= 0x80  # bit 7: beyond the settings (bit 5 is the language, 6 motion off)
-    save.crc_into(buf, n - 4, buf, n - 4)
-    expect_fresh_with_message(bytes(buf) + b"\xff" * 1024)
+    save.encode(buf, 5, stats.Stats(), 1, 0, g, settings=0x1FFFF)
+    assert buf[3] == 0xFF and buf[18] == 0xFF  # F_GAME | bits 0-6 << 1; bits 7-14
+    bits = 0x40 | 0x80 | 0b1101  # four-colour (S_FOUR_COLOUR) and the bit after it
+    st.set_settings(bits, g)
+    st.flush()
+    assert region.log[-1][1][3] == save.F_GAME | (bits & 0x7F) << 1 and region.log[-1][1][18] == 1
+    back = Store(region)
+    back.load()
+    assert back.settings == bits

@@ -15,15 +15,18 @@ root as well).  An empty or erased FILE is "no game saved".  A FILE whose newest
 resumes the one before it, with a note on stderr (``filesave.newer_lost``).
 """
 
+import json
 import os
 import stat
 import sys
 
+from sultan.rules.engine import RULES_NAMES
 from sultan.saves.store import Store
 
 from sultan_host.args import UsageError, clip
 from sultan_host.cli.report import emit
 from sultan_host.filesave import Damaged, FileRegion, check_save_file, newer_lost, why
+from sultan_host.snapshot import stats_summary
 
 
 def add_parsers(sub):
@@ -59,11 +62,8 @@ def write_error(path, err):
     return "cannot write %s: %s" % (clip(path), why(err) if isinstance(err, OSError) else err)
 
 
-def run(args, out):
-    """The ``resume`` command."""
-    if args.stop_at_pass_end and not args.auto:
-        raise UsageError("--stop-at-pass-end needs --auto")
-    path = args.file
+def readable(path, write=False):
+    """UsageError unless ``path`` is a save that may be read (and written back, ``write``)."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -73,11 +73,41 @@ def run(args, out):
     if not stat.S_ISREG(mode):  # a directory, a FIFO, a device: never opened
         raise UsageError("not a save file: %s" % clip(path))
     try:
-        check_save_file(path, write=args.auto)  # what --save would refuse is neither read nor written back
+        check_save_file(path, write=write)  # what --save would refuse is neither read nor written back
     except Damaged:
         raise UsageError("save data corrupt in %s: left alone" % clip(path)) from None
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+def save_stats(path, as_json, out):
+    """``stats --save FILE``: the statistics in save ``path``, every ruleset, as JSON or text; the
+    file is only read."""
+    readable(path)
+    store = Store(FileRegion(path, make_dirs=False))
+    store.load(repair=False)
+    if store.message and not store.seq:
+        raise UsageError("save data corrupt in %s: left alone" % clip(path))
+    if as_json:
+        rules = {}
+        for r in range(len(RULES_NAMES)):
+            d = store.stats.get(r)
+            del d["rules"]
+            d["fewest_moves"] = d["fewest_moves"] or None  # no win yet
+            rules[RULES_NAMES[r]] = d
+        out.write(json.dumps({"save": path, "rules": rules}) + "\n")
+        return 0
+    for r in range(len(RULES_NAMES)):
+        out.write("%s rules: %s\n" % (RULES_NAMES[r], "; ".join(stats_summary(store.stats, r))))
+    return 0
+
+
+def run(args, out):
+    """The ``resume`` command."""
+    if args.stop_at_pass_end and not args.auto:
+        raise UsageError("--stop-at-pass-end needs --auto")
+    path = args.file
+    readable(path, args.auto)
     store = Store(FileRegion(path, make_dirs=False))
     game = store.load(repair=False)
     if game is None:

@@ -4,6 +4,11 @@
     python3 tools/sultan_cli.py scan --deals 1-500 --rules classic  # classic: deals the solver wins
     python3 tools/sultan_cli.py stats --rules seed --deals 1-100000
     python3 tools/sultan_cli.py stats --rules classic --deals 1-2000 --budget 20000
+    python3 tools/sultan_cli.py stats --save game.sav --json        # a save's own statistics
+
+``stats --save FILE`` reads FILE (a save of ``play --save``, ``resume`` or the simulator) and
+says its statistics per ruleset -- played, won, lost, best placed, the current and best winning
+streak, the fewest moves to a win -- and writes nothing (``sultan_host.cli.saves.save_stats``).
 
 Both spread the deals over ``--jobs`` processes (default: every core; never more
 than the chunks of work, nor more than ``JOBS_PER_CORE`` a core: ``sultan_host.analysis.survey``
@@ -27,6 +32,7 @@ from sultan.rules.engine import RULES_NAMES, RULES_SEED
 from sultan_host.analysis import solver as classic_solver
 from sultan_host.analysis.survey import JOBS_PER_CORE, classic_stats, seed_stats, winnable
 from sultan_host.args import Once, UsageError, deal_range, whole
+from sultan_host.cli.saves import save_stats
 
 MAX_BUDGET = 2000000  # solver nodes a deal: ~165 bytes each in the memo, ~350 MB a worker
 
@@ -55,7 +61,7 @@ def add_parsers(sub):
     for name, text in (("scan", "list the winnable deals of a range"),
                        ("stats", "win rate (95%% Wilson interval) and mean cards placed over a range")):
         p = sub.add_parser(name, help=text)
-        p.add_argument("--deals", action=Once, required=True, help="range A-B")
+        p.add_argument("--deals", action=Once, required=name == "scan", help="range A-B")
         p.add_argument("--rules", action=Once, choices=RULES_NAMES, default="seed",
                        help="seed (canonical autoplay) or classic (hint policy and solver)")
         p.add_argument("--jobs", action=Once, default=None,
@@ -67,10 +73,18 @@ def add_parsers(sub):
                        % (MAX_BUDGET, classic_solver.DEFAULT_BUDGET))
         if name == "stats":
             p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+            p.add_argument("--save", action=Once, metavar="FILE",
+                           help="instead of --deals: the statistics in save FILE (streaks, fewest moves)")
 
 
 def run(args, out):
     """The ``scan`` and ``stats`` commands."""
+    if getattr(args, "save", None) is not None:
+        if args.deals is not None:
+            raise UsageError("--save reads a save's statistics: give --deals or --save, not both")
+        return save_stats(args.save, args.json, out)
+    if args.deals is None:
+        raise UsageError("stats needs --deals A-B (a range to play) or --save FILE (a save's statistics)")
     lo, hi = deal_range(args.deals)
     jobs = (os.cpu_count() or 1) if args.jobs is None else whole(args.jobs, "--jobs", 1, 10**6)
     budget = classic_solver.DEFAULT_BUDGET if args.budget is None else whole(

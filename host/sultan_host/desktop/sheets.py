@@ -21,6 +21,8 @@ from sultan.ui.sprites import (
     CARD_H,
     CARD_W,
     CLEAR,
+    CLUB,
+    DIAMOND,
     FACE,
     FELT,
     GOLD,
@@ -144,7 +146,7 @@ def _faces(c):
             c.put(tiles, 0, 0, CLEAR)
             c.glyph(tiles, RANKS[rank - 1], cx, 1, ink)
     for suit in range(4):
-        ink = RED if suit == 1 or suit == 2 else INK
+        ink = (INK, RED, DIAMOND, CLUB)[suit]  # the four-colour deck changes the last two (sprites)
         t = T_SUIT + suit
         tiles = (None, t, None, None, None, None)
         c.fill(t, FACE)

@@ -12,13 +12,27 @@ from sultan.saves.record import (
     F_KNOWN,
     GAME_HEAD,
     HEADER,
+    HEADER_1,
     MIN_RECORD,
     ORDER_BYTES,
     SEQ_MAX,
     VERSION,
     crc_ok,
 )
-from sultan.saves.stats import Stats, get
+from sultan.saves.stats import (
+    BEST_STREAK,
+    FEWEST,
+    LOST,
+    MAX_ROWS,
+    PLAYED,
+    ROW_BYTES,
+    ROW_BYTES_1,
+    RULES,
+    STREAK,
+    WON,
+    Stats,
+    get,
+)
 
 _SEQ_HALF = const(0x20000000)
 
@@ -28,6 +42,30 @@ def _get4(data, i):
     if data[i + 3] > 0x3F:
         return -1
     return get(data, i, 3) | data[i + 3] << 24
+
+
+def stats_rows(data, i, end, size, rows):
+    """Append to ``rows`` (an empty list) the statistics' rows at ``data[i:end]``, of ``size`` bytes
+    each (``ROW_BYTES_1``: a format-1 record's, without the fewest moves: read as 0); returns the
+    index after them, -1 if malformed (``sultan.saves.stats.Stats.encode``'s inverse)."""
+    if i >= end:
+        return -1
+    n = data[i]
+    i += 1
+    if n > MAX_ROWS or i + n * size > end:
+        return -1
+    for _ in range(n):
+        r = [data[i], get(data, i + 1, 3), get(data, i + 4, 3), get(data, i + 7, 3), data[i + 10],
+             get(data, i + 11, 3), get(data, i + 14, 3), get(data, i + 17, 2) if size > ROW_BYTES_1 else 0]
+        i += size
+        if (r[WON] + r[LOST] != r[PLAYED] or r[STREAK] > r[BEST_STREAK] or r[BEST_STREAK] > r[WON]
+                or r[FEWEST] and not r[WON]):
+            return -1
+        for q in rows:
+            if q[RULES] == r[RULES]:
+                return -1
+        rows.append(r)
+    return i
 
 
 class Record:
@@ -48,22 +86,27 @@ class Record:
         self.log_at = 0
 
     def decode(self, data):
-        """Read the record in ``data`` (a slot's bytes) into this one; False if it is not one."""
+        """Read the record in ``data`` (a slot's bytes) into this one; False if it is not one.
+        A format-1 record reads as format 2 with the fields it lacks 0."""
         size = len(data)
-        if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or data[2] != VERSION:
+        if size < MIN_RECORD or data[0] != 0x53 or data[1] != 0x55 or not 1 <= data[2] <= VERSION:
             return False
+        old = data[2] == 1
         n = get(data, 8, 2)
         if n < MIN_RECORD or n > size or data[3] & ~F_KNOWN:
             return False
         if not crc_ok(data, n - 4):
             return False
-        self.settings = data[3] >> 1
+        self.settings = data[3] >> 1 if old else data[3] >> 1 | data[HEADER_1] << 7
+        if old and data[3] & 0x80:  # beyond format 1's settings
+            return False
         self.seq = _get4(data, 4)
         self.game_no = _get4(data, 10)
         self.recorded = _get4(data, 14)
         if self.seq <= 0 or self.game_no < 0 or self.recorded < 0 or self.recorded > self.game_no:
             return False
-        i = self.stats.decode(data, HEADER, n - 4)
+        i = stats_rows(data, HEADER_1 if old else HEADER, n - 4, ROW_BYTES_1 if old else ROW_BYTES,
+                       self.stats.rows)
         if i < 0:
             return False
         if data[3] & F_GAME:
@@ -188,7 +231,7 @@ def read(slots, game=None):
         if at in offsets:
             break  # reached from the start already
         while (at + MIN_RECORD <= size and data[at] == 0x53 and data[at + 1] == 0x55
-               and data[at + 2] == VERSION):
+               and 1 <= data[at + 2] <= VERSION):
             n = get(data, at + 8, 2)
             if n < MIN_RECORD or n > size - at:
                 break

@@ -1,21 +1,27 @@
 """Saves that survive power cuts: a versioned record with a CRC-32, in two slots or a log.
 
-The record (little-endian; about 50 bytes for a new game, at most 995)::
+The record (little-endian; about 50 bytes for a new game, at most 1005)::
 
     0   2  magic "SU"
-    2   1  format version (1)
-    3   1  flags: bit 0 = a game follows the statistics; bits 1-6 = the player's
-           settings (SETTINGS_MASK: bit 1 sound off, bit 2 lights off, bits 3-4 the
-           ruleset of the next deal, bit 5 Russian, bit 6 motion off); bit 7 must be 0
+    2   1  format version (2; a reader takes 1 too, see below)
+    3   1  flags: bit 0 = a game follows the statistics; bits 1-7 = the player's
+           settings bits 0-6 (sultan.ui.switches: bit 1 sound off, bit 2 lights off,
+           bits 3-4 the ruleset of the next deal, bit 5 Russian, bit 6 motion off,
+           bit 7 four-colour deck)
     4   4  sequence number (1 .. 2**30-1, +1 on every write)
     8   2  record length n, CRC included
     10  4  game number (a serial: +1 on every new game)
     14  4  number of the last game whose result is in the statistics
-    18  .  statistics: row count, then 17 bytes a ruleset (see sultan.saves.stats)
+    18  1  the settings' bits 7-14 (0 while none is used)
+    19  .  statistics: row count, then 19 bytes a ruleset (see sultan.saves.stats)
     .   9  game: rules (1), deal (4; 0 = an order game), moves (2), log_end (2)
     .  95  only for an order game: the 95 stock cards, top first
     .   .  the move log: 2 bytes an action, log_end actions (moves..log_end redoable)
     n-4 4  CRC-32 (IEEE, as zlib) of bytes 0 .. n-5
+
+Format 1 (the releases up to 0.2) had no byte 18 and 17-byte statistics rows, without the
+fewest moves to a win; the reader still takes it (fewest moves 0, bit 7 of the flags 0), and
+the next write is format 2.
 
 The store (``sultan.saves.store``) keeps two slots of up to 1024 bytes in a byte
 region and writes them in turn, or (the Pico's NVM) appends records one after
@@ -38,18 +44,19 @@ from sultan import const
 from sultan.rules import A_TURN, KIND, engine
 from sultan.saves.stats import put
 
-VERSION = const(1)
+VERSION = const(2)
 F_GAME = const(1)
-# The menu's settings ride in the flags byte, shifted left by one (sultan.ui.switches):
-# a record written before they existed reads as "all defaults"; the layout is unchanged.
-SETTINGS_MASK = const(0x3F)
-F_KNOWN = const(0x7F)  # F_GAME | SETTINGS_MASK << 1: the flags a reader knows
-HEADER = const(18)
+# The menu's settings ride in the flags byte, shifted left by one (sultan.ui.switches), and
+# from bit 7 on in byte 18: a record written before they existed reads as "all defaults".
+SETTINGS_MASK = const(0x7FFF)
+F_KNOWN = const(0xFF)  # F_GAME | the settings' bits 0-6 << 1: the flags a reader knows
+HEADER_1 = const(18)  # a format-1 record's header
+HEADER = const(19)
 GAME_HEAD = const(9)
 ORDER_BYTES = const(95)
-SLOT_MAX = const(1024)  # the largest record is 995 bytes
+SLOT_MAX = const(1024)  # the largest record is 1005 bytes
 SLOT_MIN = const(64)  # room for the statistics of one ruleset without a game
-MIN_RECORD = const(23)  # header + empty statistics + CRC
+MIN_RECORD = const(23)  # a format-1 header + empty statistics + CRC
 SEQ_MAX = const(0x3FFFFFFF)
 
 # ---------------------------------------------------------------- CRC-32
@@ -148,10 +155,11 @@ def encode(buf, seq, stats, game_no, recorded, game=None, settings=0):
     buf[0] = 0x53  # "S"
     buf[1] = 0x55  # "U"
     buf[2] = VERSION
-    buf[3] = (F_GAME if game is not None else 0) | (settings & SETTINGS_MASK) << 1
+    buf[3] = (F_GAME if game is not None else 0) | (settings & 0x7F) << 1
     put(buf, 4, seq, 4)
     put(buf, 10, game_no, 4)
     put(buf, 14, recorded, 4)
+    buf[18] = settings >> 7 & 0xFF
     i = stats.encode(buf, HEADER)
     if game is not None:
         buf[i] = game.rules

@@ -1,17 +1,19 @@
-"""Statistics per ruleset: games played, won, lost, best cards placed, streaks.
+"""Statistics per ruleset: games played, won, lost, best cards placed, streaks, fewest moves to a win.
 
 A game counts once, when it is decided: won, lost, or abandoned (a new game
 started after at least one action counts as played and lost).  The figures are
 saved inside every save record (see ``sultan.saves.record``), so they survive power
 cuts under the same two-slot rule as the game.
 
-Plain lists of small ints; runs on CPython, MicroPython and CircuitPython.
+Plain lists of small ints; runs on CPython, MicroPython and CircuitPython.  Reading rows back
+is ``sultan.saves.reader.stats_rows``' (imported at power-on only: not in a board's heap after).
 """
 
 from sultan import const
 
 MAX_ROWS = const(4)  # rulesets kept (the engine has one, room for more)
-ROW_BYTES = const(17)  # rules 1, played 3, won 3, lost 3, best placed 1, streak 3, best streak 3
+ROW_BYTES = const(19)  # rules 1, played 3, won 3, lost 3, best placed 1, streak 3, best streak 3, fewest 2
+ROW_BYTES_1 = const(17)  # a format-1 record's rows: no fewest moves
 CAP = const(0xFFFFFF)  # counters are 3 bytes in the save record
 
 # Row fields, in order.
@@ -22,17 +24,15 @@ LOST = const(3)
 BEST_PLACED = const(4)
 STREAK = const(5)
 BEST_STREAK = const(6)
-FIELDS = ("rules", "played", "won", "lost", "best_placed", "streak", "best_streak")
+FEWEST = const(7)  # the fewest moves (Game.moves) to a win; 0: no win known
+FIELDS = ("rules", "played", "won", "lost", "best_placed", "streak", "best_streak", "fewest_moves")
 
 
 class Stats:
     """The figures of every ruleset played so far."""
 
     def __init__(self):
-        self.rows = []  # [rules, played, won, lost, best_placed, streak, best_streak]
-
-    def clear(self):
-        self.rows = []
+        self.rows = []  # [rules, played, won, lost, best_placed, streak, best_streak, fewest]
 
     def row(self, rules, create=False):
         for r in self.rows:
@@ -42,12 +42,12 @@ class Stats:
             return None
         if len(self.rows) >= MAX_ROWS:  # never happens with the known rulesets
             self.rows.pop(0)
-        r = [rules, 0, 0, 0, 0, 0, 0]
+        r = [rules, 0, 0, 0, 0, 0, 0, 0]
         self.rows.append(r)
         return r
 
-    def record(self, rules, won, placed):
-        """Count one decided game of ``rules``: ``won`` or not, ``placed`` cards."""
+    def record(self, rules, won, placed, moves=0):
+        """Count one decided game of ``rules``: ``won`` or not, ``placed`` cards, in ``moves``."""
         r = self.row(rules, True)
         r[PLAYED] = min(CAP, r[PLAYED] + 1)
         if won:
@@ -55,6 +55,8 @@ class Stats:
             r[STREAK] = min(CAP, r[STREAK] + 1)
             if r[STREAK] > r[BEST_STREAK]:
                 r[BEST_STREAK] = r[STREAK]
+            if moves and (moves < r[FEWEST] or not r[FEWEST]):
+                r[FEWEST] = moves  # at most MAX_ACTIONS: fits its 2 bytes
         else:
             r[LOST] = min(CAP, r[LOST] + 1)
             r[STREAK] = 0
@@ -63,7 +65,7 @@ class Stats:
 
     def get(self, rules):
         """A dict of the figures of ``rules`` (all zero if never played)."""
-        r = self.row(rules) or [rules, 0, 0, 0, 0, 0, 0]
+        r = self.row(rules) or [rules, 0, 0, 0, 0, 0, 0, 0]
         d = {}
         for i in range(len(FIELDS)):
             d[FIELDS[i]] = r[i]
@@ -86,28 +88,7 @@ class Stats:
             i += 1
             i = put(buf, i, r[STREAK], 3)
             i = put(buf, i, r[BEST_STREAK], 3)
-        return i
-
-    def decode(self, data, i, end):
-        """Read rows from ``data[i:end]``; returns the index after them, -1 if malformed."""
-        if i >= end:
-            return -1
-        n = data[i]
-        i += 1
-        if n > MAX_ROWS or i + n * ROW_BYTES > end:
-            return -1
-        rows = []
-        for _ in range(n):
-            r = [data[i], get(data, i + 1, 3), get(data, i + 4, 3), get(data, i + 7, 3), data[i + 10],
-                 get(data, i + 11, 3), get(data, i + 14, 3)]
-            i += ROW_BYTES
-            if r[WON] + r[LOST] != r[PLAYED] or r[STREAK] > r[BEST_STREAK] or r[BEST_STREAK] > r[WON]:
-                return -1
-            for q in rows:
-                if q[RULES] == r[RULES]:
-                    return -1
-            rows.append(r)
-        self.rows = rows
+            i = put(buf, i, r[FEWEST], 2)
         return i
 
 

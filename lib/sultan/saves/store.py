@@ -268,7 +268,7 @@ class Store(Slots):
         return urgent
 
     def _decide(self, game):
-        self.stats.record(game.rules, game.status() == engine.WON, game.placed)
+        self.stats.record(game.rules, game.status() == engine.WON, game.placed, game.moves)
         self.recorded = self.game_no
 
     def _see(self, game):

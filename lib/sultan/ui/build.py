@@ -195,10 +195,12 @@ def sheet():
     """The sprite sheet (one Bitmap) and its Palette."""
     bmp = read_bitmap(sprites.SHEET_FILE)
     colors = sprites.COLORS
-    pal = displayio.Palette(len(colors))
+    pal = displayio.Palette(sprites.CLUB + 1)
     for i in range(len(colors)):
         pal[i] = colors[i]
     pal.make_transparent(sprites.CLEAR)
+    pal[sprites.DIAMOND] = colors[sprites.RED]  # two colours: the screen sets these for four
+    pal[sprites.CLUB] = colors[sprites.INK]
     return bmp, pal
 
 

@@ -14,6 +14,8 @@ from sultan.ui import keys, words
 from sultan.ui.lines import (
     MENU_TEXT_AUTO_OFF,
     MENU_TEXT_AUTO_ON,
+    MENU_TEXT_COLOURS_FOUR,
+    MENU_TEXT_COLOURS_TWO,
     MENU_TEXT_HINT_PARK,
     MENU_TEXT_HINT_PLAY,
     MENU_TEXT_HINT_REDEAL,
@@ -35,7 +37,7 @@ from sultan.ui.lines import (
     MENU_TEXT_SOUND_ON,
 )
 from sultan.ui.modes import DEAL, PLAY, RULES_PAGE, STATS_PAGE
-from sultan.ui.switches import S_LIGHTS_OFF, S_MOTION_OFF, S_RULES, S_RULES_SHIFT, S_SOUND_OFF
+from sultan.ui.switches import S_FOUR_COLOUR, S_LIGHTS_OFF, S_MOTION_OFF, S_RULES, S_RULES_SHIFT, S_SOUND_OFF
 
 MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
 MORE_BELOW = "v"
@@ -56,8 +58,9 @@ M_SOUND = const(11)
 M_LIGHTS = const(12)
 M_LANGUAGE = const(13)
 M_MOTION = const(14)
+M_COLOURS = const(15)
 MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
-              M_MOTION, M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
+              M_MOTION, M_COLOURS, M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
 
 
 def _pick_winnable(r, rules):
@@ -117,6 +120,8 @@ class Menu:
             on = ctrl.lights_on
         elif m == M_MOTION:
             on = ctrl.motion_on
+        elif m == M_COLOURS:
+            on = ctrl.four_colour
         elif m == M_RULESET:
             return text + ": " + words.ruleset_name(ctrl.rules)
         else:
@@ -171,6 +176,10 @@ class Menu:
         elif item == M_MOTION:
             _flip(ctrl, S_MOTION_OFF)
             _tell(ctrl, MENU_TEXT_MOTION_ON if ctrl.motion_on else MENU_TEXT_MOTION_OFF)
+        elif item == M_COLOURS:
+            _flip(ctrl, S_FOUR_COLOUR)
+            # an ace of diamonds and of clubs show the colours
+            _tell(ctrl, MENU_TEXT_COLOURS_FOUR if ctrl.four_colour else MENU_TEXT_COLOURS_TWO, 0x21, 0x31)
         elif item == M_LANGUAGE:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
             _tell(ctrl, MENU_TEXT_LANGUAGE)

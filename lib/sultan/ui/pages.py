@@ -48,7 +48,8 @@ def rules_lines(rules):
 
 def stats_lines(stats, rules):
     """The Statistics page for ``rules`` (``stats`` a sultan.saves.stats.Stats or None): one
-    figure a line, so that every line fits the panel's 25 columns; the game's version last."""
+    figure a line, so that every line fits the panel's 25 columns (8 lines at 160x128: not the games
+    lost, which are played less won); the game's version last."""
     from sultan import __version__  # said on this page only: no global of this module for it
 
     if stats is None:
@@ -58,8 +59,8 @@ def stats_lines(stats, rules):
     n = s["played"]
     p = page("stats")
     return (p[0] % words.ruleset_name(rules), p[1] % n, p[2] % (s["won"], 100 * s["won"] // n if n else 0),
-            p[3] % s["lost"], p[4] % s["best_placed"], p[5] % s["streak"], p[6] % s["best_streak"],
-            p[7] % __version__)
+            p[3] % s["best_placed"], p[4] % s["streak"], p[5] % s["best_streak"],
+            p[6] % (s["fewest_moves"] or "-"), p[7] % __version__)
 
 
 def over_lines(g):

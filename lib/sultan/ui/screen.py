@@ -28,7 +28,7 @@ from sultan.rules.table import FOUNDATIONS
 from sultan.ui import sprites, words
 from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
-from sultan.ui.sprites import BACK_CARD, CARD_TILES
+from sultan.ui.sprites import BACK_CARD, BLUE, CARD_TILES, CLUB, DIAMOND, GREEN
 from sultan.ui.widgets import place
 
 CHIPS = const(2)  # at most two cards in a message (sultan.ui.build makes them)
@@ -73,6 +73,10 @@ class Screen:
         """Make the screen show ``ctrl`` (a ``sultan.ui.controller.Controller``); its cards too
         unless ``cards`` is False (``sultan.ui.motion`` deals them)."""
         g = ctrl.game
+        pal = self.palette
+        if (pal[DIAMOND] == BLUE) != ctrl.four_colour:  # the menu's switch: both suits' entries
+            pal[DIAMOND] = BLUE if ctrl.four_colour else sprites.COLORS[sprites.RED]
+            pal[CLUB] = GREEN if ctrl.four_colour else sprites.COLORS[sprites.INK]
         if cards:
             self._show_cards(g)
         self.show_counts(g)

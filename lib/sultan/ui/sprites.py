@@ -9,7 +9,8 @@ numbers of the tiles and colours, and ``face_tiles``.
 
 The sprite sheet is 11x10 tiles.  A card is a 2x3 ``TileGrid`` over it (22x30 pixels)::
 
-    [rank ][suit ]      rank in red or black, small suit symbol
+    [rank ][suit ]      rank in red or black, small suit symbol (in DIAMOND or CLUB's
+                        colour for those suits)
     [ big suit    ]     the suit again, twice the size
     [             ]
 
@@ -51,8 +52,12 @@ SLOT = const(7)
 PANEL = const(8)
 TRAY = const(9)
 CLEAR = const(10)  # transparent
+DIAMOND = const(11)  # the diamonds' and clubs' suit symbols: COLORS[RED] and [INK], as hearts and
+CLUB = const(12)  # spades, unless the four-colour deck is on (BLUE and GREEN: the screen sets them)
 COLORS = (0x0B5A2A, 0xFFFFFF, 0x000000, 0xD80000, 0x1838A8, 0x7090F0, 0xF0C030, 0x3C9C58, 0x10203C,
-          0x74284A, 0x000000)
+          0x74284A, 0x000000)  # by index up to CLEAR
+BLUE = const(0x1858D8)  # the four-colour deck's diamonds
+GREEN = const(0x10882C)  # and clubs
 
 # Tile numbers.
 T_FELT = const(0)

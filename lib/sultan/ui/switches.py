@@ -14,3 +14,4 @@ S_RULES_SHIFT = const(2)  # bits 2-3: the ruleset of the next deal
 S_RULES = const(12)
 S_RUSSIAN = const(16)  # the language: 0 English, 1 Russian
 S_MOTION_OFF = const(32)  # cards that travel (sultan.ui.motion): on unless this bit is set
+S_FOUR_COLOUR = const(64)  # diamonds and clubs in colours of their own (sultan.ui.sprites.FOUR_COLOURS)
