@@ -73,13 +73,15 @@ class Flushes(NoStore):
 def play(monkeypatch, plan, end_ms, settings=0):
     clock = TimedKeys(plan, end_ms)
     monkeypatch.setattr(app, "ticks_ms", lambda: clock.now)
+    clock.sleeps = []  # (clock, seconds) of each idle pass's sleep
+    monkeypatch.setattr(app.time, "sleep", lambda s: clock.sleeps.append((clock.now, s)))
     display = Backlit(clock)
     sound = Lights()
     store = Flushes(settings | S_MOTION_OFF)  # (an animation would read the stand-in clock's keys)
     store.clock = clock
     lines = []
     ctrl = app.run(display, clock, board_id="testboard", deal=7, console=lines.append, store=store,
-                   idle=0, sound=sound)
+                   idle=0.005, sound=sound)
     return display, sound, store, lines, ctrl
 
 
@@ -93,6 +95,10 @@ def test_dims_then_goes_off_then_a_key_wakes_it_unplayed(monkeypatch):
     played = [ln.split()[1] for ln in lines[1:]]
     assert played == ["key=START", "key=RIGHT"]  # A only woke the screen
     assert ctrl.selected == NONE  # A on the cursor's card would have selected it
+    # idle passes sleep 5 ms while the screen is lit (a key is answered as soon as ever), 20 ms once dimmed
+    passes = [(t, s) for t, s in display.clock.sleeps if s in (0.005, 0.02)]
+    assert {s for t, s in passes if t < 31_000 or t > 200_000} == {0.005}
+    assert {s for t, s in passes if 31_000 <= t <= 200_000} == {0.02}
 
 
 def test_a_key_while_dimmed_wakes_it_unplayed(monkeypatch):

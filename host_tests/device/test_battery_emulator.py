@@ -52,6 +52,7 @@ def test_dim_off_and_wake_on_circuitpython(tmp_path, tmp_path_factory):
     after = [c for c in changes if c[0] >= 0]
     assert len(after) == 3, "want dim, off, wake after START: %r" % changes
     (dim_ms, dim), (off_ms, off), (wake_ms, wake) = after
+    print("backlight after START: %s" % ", ".join("%.0f ms %.0f %%" % (t, 100 * d) for t, d in after))
     assert 29_000 < dim_ms < 31_500 and 0.15 < dim < 0.25, changes
     assert 119_000 < off_ms < 121_500 and off == 0, changes
     assert 125_000 < wake_ms < 125_500 and wake == 1.0, changes

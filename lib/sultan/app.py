@@ -27,8 +27,9 @@ Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it g
 Battery: after DIM_MS without a key the display's ``brightness`` goes to a fifth, after OFF_MS
 to 0 with the lights off and any pending save written (unless the menu's switch keeps the screen
 lit, ``Controller.dim_on``); the next key lights it again and is not played.  A pass with no key
-sleeps ``idle`` (5 ms), or 20 ms once no key has come for SLOW_MS: each ``time.sleep`` keeps the
-RP2040 awake until the next 1 ms tick (0.5 ms on average), so fewer of them let an idle board idle.
+sleeps ``idle`` (5 ms), or 20 ms (a keypad scan) while the screen is dimmed or off: each
+``time.sleep`` keeps the RP2040 awake until the next 1 ms tick (0.5 ms on average), so fewer of them
+let an idle board idle, and no key that is played waits on the longer ones.
 """
 
 import gc
@@ -40,7 +41,6 @@ from sultan.ui.keys import NAMES
 
 DIM_MS = const(30000)  # no key this long: the backlight at a fifth
 OFF_MS = const(120000)  # this long: the backlight and the lights off, the pending save written
-SLOW_MS = const(1000)  # this long: an idle pass sleeps 20 ms (a keypad scan), not ``idle``
 
 
 def _screen(display, sound, store, ctrl, dark, quiet):
@@ -163,10 +163,9 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 break
             if cascade:
                 cascade.tick(g)
-            quiet = ticks_diff(ticks_ms(), last)
-            dark = _screen(display, sound, store, ctrl, dark, quiet)
+            dark = _screen(display, sound, store, ctrl, dark, ticks_diff(ticks_ms(), last))
             if idle:
-                time.sleep(idle if cascade or quiet < SLOW_MS else 0.02)
+                time.sleep(0.02 if dark and not cascade else idle)
             continue
         if not ev.pressed:
             continue
