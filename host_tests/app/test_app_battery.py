@@ -53,6 +53,7 @@ class TimedKeys:
 
 class Lights(app.Silent):
     def __init__(self):
+        app.Silent.__init__(self)
         self.lights = []
 
     def set_lights(self, on):
