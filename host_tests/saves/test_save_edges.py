@@ -220,25 +220,23 @@ def test_a_heap_too_full_to_load_is_no_damage_and_the_save_is_never_written_over
     assert state(Store(MemoryRegion(data=before)).load()) != state(Game(deal=9))  # the save is still there
 
 
+
 # ------------------------------------------------------------ the dim switch (the settings' bit 7)
 
 
-def test_the_dim_switch_is_saved_in_the_length_s_top_bit_and_older_records_load():
-    """The flags byte holds settings bits 0-6: bit 7 (S_DIM_OFF, the screen stays lit) rides in bit 15
-    of the record's length, which an older record leaves 0 (so it loads with the screen dimming)."""
-    from sultan.saves.stats import Stats, get
-    from sultan.ui.switches import S_DIM_OFF, S_MOTION_OFF, S_RUSSIAN
+def test_the_dim_switch_is_saved_in_byte_18_and_older_records_load():
+    """S_DIM_OFF (128: the screen stays lit) is the settings' bit 7, the first of byte 18 (format 2), which
+    a record that never had it leaves 0: it loads with the screen dimming as before."""
+    from sultan.saves.stats import Stats
+    from sultan.ui.switches import S_DIM_OFF, S_FOUR_COLOUR, S_MOTION_OFF, S_RUSSIAN
 
     g = played(7, 5)
-    for bits in (0, S_MOTION_OFF, S_DIM_OFF, S_DIM_OFF | S_RUSSIAN | S_MOTION_OFF):
+    for bits in (0, S_MOTION_OFF, S_DIM_OFF, S_DIM_OFF | S_RUSSIAN | S_MOTION_OFF | S_FOUR_COLOUR):
         buf = bytearray(record.SLOT_MAX)
         n = record.encode(buf, 3, Stats(), 1, 0, g, bits)
-        assert get(buf, 8, 2) & 0x7FF == n and bool(buf[9] & 0x80) == bool(bits & S_DIM_OFF)
+        assert buf[18] == (1 if bits & S_DIM_OFF else 0)
         assert reader.decode(bytes(buf[:n])).settings == bits
-    stray = bytearray(buf[:n])
-    stray[9] |= 0x08  # a length bit no record sets: not a record
-    assert reader.decode(bytes(stray)) is None
-    region = MemoryRegion(data=b"\xff" * 4096)  # the Pico's log: records one after another
+    region = MemoryRegion(data=b"\xff" * 4096)
     st = Store(region)
     st.save(g)
     st.set_settings(S_DIM_OFF, g)
