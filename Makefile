@@ -137,14 +137,14 @@ ifneq ($(filter wokwi emulate bench-device,$(MAKECMDGOALS)),)
 $(STAMP) $(EMULATE_DEPS): | $(addsuffix -check,$(filter wokwi emulate bench-device,$(MAKECMDGOALS)))
 endif
 
-## make bench-device [DEAL=7] [SOAK=300] [CUTS=210] [WEAR=3] [ONLY=anim|table|saves]: the game on CircuitPython
+## make bench-device [DEAL=7] [SOAK=300] [CUTS=210] [WEAR=3] [ONLY=anim|table|saves|idle]: the game on CircuitPython
 ## 10.2.1, 9.2.8 and 8.2.7 (vendor-local/) in the emulator at 320x240 and 160x128: mem_free, start-up, key latencies,
 ## pixels, one table, and each animation's frame rate (a won deal's slides, hint, deal and cascade), another, both
 ## written into docs/figures.md with their date and firmware (SOAK:
 ## random keys on each firmware; CUTS: power cuts aimed inside each kind of save, and what each boot showed; WEAR:
-## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, or CUTS and WEAR;
-## the PyBadge's column too, its own 9.1.1 in the samd51 emulator, if vendor-local/pybadge/ has it; BOARDS=pybadge:
-## that column alone, printed only)
+## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, CUTS and WEAR, or
+## the idle board's WFI share; the PyBadge's column too, its own 9.1.1 in the samd51 emulator, if vendor-local/pybadge/
+## has it; BOARDS=pybadge: that column alone, printed only)
 BENCH_UF2 ?= $(firstword $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2))
 bench-device: bench-device-check $(STAMP) $(EMULATE_DEPS)
 	$(BIN)/python -m sultan_host.bench.device $(if $(filter command line,$(origin BENCH_UF2)),--firmware "$(BENCH_UF2)") $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY)) $(if $(BOARDS),--boards $(BOARDS))

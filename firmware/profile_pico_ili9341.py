@@ -46,6 +46,9 @@ LCD_MISO = board.GP16
 LCD_CS = board.GP17
 LCD_DC = board.GP21
 LCD_RST = board.GP20
+# The backlight (the panel's LED pin): PWM slice 6, channel B, which nothing else uses (the buzzer has
+# slice 7).  BusDisplay drives it at 50 kHz and ``brightness`` sets its duty (sultan.app dims it).
+LCD_LED = board.GP13
 # The SPI clock: the RP2040 gives the fastest rate not above the one asked, and 62.5 MHz
 # (125 MHz / 2) is its fastest, the rate TFT_eSPI's RP2040 setups drive this panel at.  The
 # ILI9341's datasheet asks a 100 ns write cycle (10 MHz), which every driver exceeds; the game
@@ -104,7 +107,8 @@ def make_display(width: int = 320, height: int = 240) -> Panel:
     displayio.release_displays()
     spi = busio.SPI(clock=LCD_SCK, MOSI=LCD_MOSI, MISO=LCD_MISO)
     bus = FourWire(spi, command=LCD_DC, chip_select=LCD_CS, reset=LCD_RST, baudrate=LCD_BAUDRATE)
-    return Panel(bus, time.monotonic_ns(), width=width, height=height, auto_refresh=False)
+    return Panel(bus, time.monotonic_ns(), width=width, height=height, auto_refresh=False,
+                 backlight_pin=LCD_LED)
 
 
 def make_keys() -> keypad.ShiftRegisterKeys:

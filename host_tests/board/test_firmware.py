@@ -138,7 +138,8 @@ def test_diagram_wiring():
     nets = Nets(d)
     (lcd,) = parts_by_type(d, "wokwi-ili9341")
     (sr,) = parts_by_type(d, "wokwi-74hc165")
-    want_lcd = {"SCK": "GP18", "MOSI": "GP19", "MISO": "GP16", "CS": "GP17", "D/C": "GP21", "RST": "GP20"}
+    want_lcd = {"SCK": "GP18", "MOSI": "GP19", "MISO": "GP16", "CS": "GP17", "D/C": "GP21", "RST": "GP20",
+                "LED": "GP13"}
     for pin, gp in want_lcd.items():
         assert nets.pico(lcd["id"] + ":" + pin) == {gp}, pin
     assert nets.pico(lcd["id"] + ":VCC") == {"3V3"}
@@ -206,6 +207,7 @@ def test_pico_profile_pins_are_the_diagram_wires():
         "LCD_CS": lcd + ":CS",
         "LCD_DC": lcd + ":D/C",
         "LCD_RST": lcd + ":RST",
+        "LCD_LED": lcd + ":LED",
         "SR_PL": sr + ":PL",
         "SR_CP": sr + ":CP",
         "SR_Q7": sr + ":Q7",

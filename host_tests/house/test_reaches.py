@@ -31,6 +31,7 @@ PLATFORM = {
     "sultan/ui/motion.py": {"hidden"},  # the flyer hidden at a slide's end
     "sultan/ui/cascade.py": {"x", "y", "hidden"},  # the trail's copies, a frame each (no tuple made)
     "sultan/starting.py": {"auto_refresh"},  # the display's
+    "sultan/app.py": {"brightness"},  # the display's backlight, dimmed while no key comes
     "sultan/ui/sound.py": {"direction", "value"},  # digitalio: the NeoPixel pin, the speaker's enable
 }
 

@@ -218,3 +218,30 @@ def test_a_heap_too_full_to_load_is_no_damage_and_the_save_is_never_written_over
     assert not starved.save(g) and not starved.flush()
     assert bytes(starved.region.data) == before
     assert state(Store(MemoryRegion(data=before)).load()) != state(Game(deal=9))  # the save is still there
+
+
+
+# ------------------------------------------------------------ the dim switch (the settings' bit 7)
+
+
+def test_the_dim_switch_is_saved_in_byte_18_and_older_records_load():
+    """S_DIM_OFF (128: the screen stays lit) is the settings' bit 7, the first of byte 18 (format 2), which
+    a record that never had it leaves 0: it loads with the screen dimming as before."""
+    from sultan.saves.stats import Stats
+    from sultan.ui.switches import S_DIM_OFF, S_FOUR_COLOUR, S_MOTION_OFF, S_RUSSIAN
+
+    g = played(7, 5)
+    for bits in (0, S_MOTION_OFF, S_DIM_OFF, S_DIM_OFF | S_RUSSIAN | S_MOTION_OFF | S_FOUR_COLOUR):
+        buf = bytearray(record.SLOT_MAX)
+        n = record.encode(buf, 3, Stats(), 1, 0, g, bits)
+        assert buf[18] == (1 if bits & S_DIM_OFF else 0)
+        assert reader.decode(bytes(buf[:n])).settings == bits
+    region = MemoryRegion(data=b"\xff" * 4096)
+    st = Store(region)
+    st.save(g)
+    st.set_settings(S_DIM_OFF, g)
+    st.flush()
+    st.save(played(7, 6))
+    st.flush()
+    again = Store(MemoryRegion(data=bytes(region.data)))
+    assert state(again.load()) == state(played(7, 6)) and again.settings == S_DIM_OFF

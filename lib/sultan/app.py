@@ -23,14 +23,56 @@ deal's ruleset, the language) come back at power-on and are handed back with
 Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it gets
 ``event(name)`` after each key whose outcome has a sound (``Controller.event``),
 ``update()`` on every pass of the loop, and the menu's switches.
+
+Battery: after DIM_MS without a key the display's ``brightness`` goes to a fifth, after OFF_MS
+to 0 with the lights off and any pending save written (unless the menu's switch keeps the screen
+lit, ``Controller.dim_on``); the next key lights it again and is not played.  A pass with no key
+sleeps ``idle`` (5 ms), or 20 ms (a keypad scan) while the screen is dimmed or off: each
+``time.sleep`` keeps the RP2040 awake until the next 1 ms tick (0.5 ms on average), so fewer of them
+let an idle board idle, and no key that is played waits on the longer ones.
 """
 
 import gc
 import time
 
-from sultan import __version__, forget
+from sultan import __version__, const, forget, ticks_diff, ticks_ms
 from sultan.rules import engine
 from sultan.ui.keys import NAMES
+
+DIM_MS = const(30000)  # no key this long: the backlight at a fifth
+OFF_MS = const(120000)  # this long: the backlight and the lights off, the pending save written
+
+
+def _screen(display, sound, store, ctrl, dark, quiet):
+    """The screen's state (0 lit, 1 dimmed, 2 off) after ``quiet`` ms without a key (-1: a key came):
+    dimmed after DIM_MS, off after OFF_MS with the lights off and the pending save written, lit again
+    by a key; the backlight and the lights set on a change."""
+    if quiet < 0:
+        dark = 0
+    elif dark < 2 and ctrl.dim_on and quiet >= (OFF_MS if dark else DIM_MS):
+        dark += 1
+        if dark == 2:
+            store.flush()
+    else:
+        return dark
+    try:
+        display.brightness = 1.0 if not dark else 0.2 if dark == 1 else 0.0
+    except Exception:  # no backlight to set (an old display)
+        pass
+    sound.set_lights(dark < 2 and ctrl.lights_on)
+    return dark
+
+
+def _switched(ctrl, sound, store):
+    """The menu turned a switch: the sound and lights follow it, the store keeps it; the settings now."""
+    settings = ctrl.settings()
+    sound.set_sound(ctrl.sound_on)
+    sound.set_lights(ctrl.lights_on)
+    try:
+        store.set_settings(settings, ctrl.game)
+    except Exception as e:
+        print("SULTAN save failed:", e)
+    return settings
 
 
 def _no_store():
@@ -109,6 +151,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     n = 0
     events = keys.events
     pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
+    last, dark = ticks_ms(), 0  # when the last key came; the screen: 0 lit, 1 dimmed, 2 off
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
@@ -120,10 +163,15 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 break
             if cascade:
                 cascade.tick(g)
+            dark = _screen(display, sound, store, ctrl, dark, ticks_diff(ticks_ms(), last))
             if idle:
-                time.sleep(idle)
+                time.sleep(0.02 if dark and not cascade else idle)
             continue
         if not ev.pressed:
+            continue
+        last = ticks_ms()
+        if dark:  # the key that lights the screen again is not played
+            dark = _screen(display, sound, store, ctrl, dark, -1)
             continue
         k = ev.key_number
         if not 0 <= k < len(NAMES):
@@ -142,8 +190,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         if cascade:
             screen.show_panel(ctrl, False)  # the won panel waits for the end of the cascade
         display.refresh()
-        # said once the key's answer is on the screen, before the saves (a decided game's record takes
-        # the Pico's NVM 51 ms to write: the player sees the panel first)
+        # said once the answer is on the screen, before the saves (the Pico's NVM: 51 ms a record)
         console("SULTAN key=%s placed=%d pass=%d status=%s"
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
         if ctrl.changes != saved:
@@ -153,12 +200,6 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             except Exception as e:  # a full or read-only drive must not stop the game
                 print("SULTAN save failed:", e)
         if ctrl.settings() != settings:
-            settings = ctrl.settings()
-            sound.set_sound(ctrl.sound_on)
-            sound.set_lights(ctrl.lights_on)
-            try:
-                store.set_settings(settings, ctrl.game)
-            except Exception as e:
-                print("SULTAN save failed:", e)
+            settings = _switched(ctrl, sound, store)
     store.flush()
     return ctrl

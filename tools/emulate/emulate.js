@@ -58,7 +58,10 @@ const { parseArgs, bad, loadBootrom } = require('./lib/options');
 
 const SPI_BYTE_NANOS = 320; // 8 bits at 25 MHz: until the firmware has set the SPI's clock
 const cycleNanos = 1e9 / 125e6; // the core at 125 MHz, CircuitPython's clk_sys on the RP2040
-const PIO_TICK_NS = 1000; // while a PIO runs and the core sleeps, the clock moves at most this far at once
+const PIO_TICK_NS = 1000;
+const BACKLIGHT_SAMPLE_NS = 1e6; // the backlight's duty is looked at every simulated ms the core runs
+const GPIO_FUNC_PWM = 4; // IO_BANK0 GPIOn_CTRL.FUNCSEL
+const GPIO_FUNC_SIO = 5; // while a PIO runs and the core sleeps, the clock moves at most this far at once
 // The Pico's 2 MB flash (CircuitPython's ports/raspberrypi/mpconfigport.h, 8.2.7 to 10.2.1): the firmware,
 // then microcontroller.nvm in the 4 KB sector at CIRCUITPY_FIRMWARE_SIZE (1020 KB), then CIRCUITPY at 1 MB.
 const FLASH_SIZE = 2 * 1024 * 1024;
@@ -135,6 +138,31 @@ function main() {
   // --- the NeoPixels (the strip outlives a power cycle)
   const strip = net.neopixels();
   const pixels = new NeoPixelStream({ onFrame: (f) => { if (!opts.quiet) log('neopixels ' + describe(f)); } });
+
+  // --- the ILI9341's backlight (its LED pin on a Pico GPIO; null when diagram.json ties it to 3V3): the duty
+  // the firmware drives it at, sampled every BACKLIGHT_SAMPLE_NS while the core runs (PWM: the slice's
+  // compare / (TOP + 1) while the slice is enabled; a plain output: 0 or 1; no function: 0)
+  const backlight = { gpio: wiring.lcd.LED, duty: wiring.lcd.LED === null ? 1 : null, changes: [] };
+  let nextBacklightSample = 0;
+  const sampleBacklight = (mcu) => {
+    const pin = backlight.gpio;
+    const io = mcu.gpio[pin];
+    let duty = 0;
+    let how = 'off';
+    if (io.functionSelect === GPIO_FUNC_PWM) {
+      const ch = mcu.pwm.channels[(pin >> 1) & 7];
+      const level = pin & 1 ? ch.cc >>> 16 : ch.cc & 0xffff;
+      duty = ch.csr & 1 ? Math.min(1, level / (ch.top + 1)) : 0;
+      how = `PWM ${level}/${ch.top + 1}`;
+    } else if (io.functionSelect === GPIO_FUNC_SIO) {
+      duty = io.outputValue ? 1 : 0;
+      how = 'GPIO';
+    }
+    if (duty === backlight.duty) return;
+    backlight.duty = duty;
+    backlight.changes.push({ at_ms: simMs(), duty });
+    if (!opts.quiet) log(`backlight ${(duty * 100).toFixed(1)}% (${how})`);
+  };
 
   // --- USB serial
   let serial = '';
@@ -245,6 +273,7 @@ function main() {
     }
   };
   const boot = (cause) => {
+    nextBacklightSample = 0; // (each boot's clock starts at 0)
     const flash = board ? board.mcu.flash.slice(0, FLASH_SIZE) : image;
     if (board) baseNanos += board.clock.nanos;
     boots.push({ boot: boots.length, cause, at_ms: baseNanos / 1e6, ready_ms: null, ready: null });
@@ -253,6 +282,8 @@ function main() {
   boot('power-on');
 
   // --- running
+  let wfiNanos = 0; // simulated time the core spent waiting for an interrupt (WFI / WFE), all boots
+  const idles = []; // per WAIT:ms word: {from_ms, ms, wfi_ms}
   const deadline = started + opts.timeoutS * 1000;
   // each enabled state machine of a running PIO, `nanos` more of its clock (clk_sys / its divider)
   function stepPios(pios, nanos) {
@@ -282,8 +313,13 @@ function main() {
         const n = clock.nanosToNextAlarm;
         const most = pio ? Math.min(PIO_TICK_NS, target - clock.nanos) : target - clock.nanos;
         clock.tick(n > 0 ? Math.min(n, most) : most);
+        wfiNanos += clock.nanos - before;
       } else {
         clock.tick(core.executeInstruction() * cycleNanos);
+        if (backlight.gpio !== null && clock.nanos >= nextBacklightSample) {
+          nextBacklightSample = clock.nanos + BACKLIGHT_SAMPLE_NS;
+          sampleBacklight(mcu);
+        }
       }
       if (pio) stepPios(pios, clock.nanos - before);
     }
@@ -319,6 +355,11 @@ function main() {
           keys: keyRecords.map(({ pixels_at_press, ...r }) => r),
           neopixel_chain: strip ? { gpio: strip.din, parts: strip.chain } : null,
           neopixels: pixels.frames,
+          // the LED pin's duty: each change {at_ms, duty 0..1}; wfi_ms: all of the run's time in WFI;
+          // idle: each WAIT:ms word's span and its time in WFI
+          backlight,
+          wfi_ms: wfiNanos / 1e6,
+          idle: idles,
           flash: { ...chip.report(), nvm: { addr: NVM_ADDR, len: NVM_LEN }, circuitpy: { addr: CIRCUITPY_ADDR, len: FLASH_SIZE - CIRCUITPY_ADDR }, boots },
           lines,
         },
@@ -458,6 +499,13 @@ function main() {
       powerCycle(arg.kind);
     } else if (kind === 'release-before-cut') {
       pendingRelease = { id: arg['part-id'], at_ms: simMs() + arg.ms };
+    } else if (kind === 'delay' && step.idle) {
+      const from = simMs();
+      const wfi = wfiNanos;
+      runFor(parseDuration(arg) * 1e6);
+      const rec = { from_ms: from, ms: simMs() - from, wfi_ms: (wfiNanos - wfi) / 1e6 };
+      idles.push(rec);
+      if (!opts.quiet) log(`WAIT ${rec.ms.toFixed(0)} ms: the core in WFI ${((100 * rec.wfi_ms) / rec.ms).toFixed(1)}% of it`);
     } else if (kind === 'delay') {
       runFor(parseDuration(arg) * 1e6);
     } else if (kind === 'set-control') {

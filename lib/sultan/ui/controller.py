@@ -31,6 +31,7 @@ from sultan.ui.layout import COLS, F0, GRID, NONE, ROWS, STOCK, SULTAN_PLACE, TA
 from sultan.ui.lines import TEXT_SELECT_FIRST
 from sultan.ui.modes import DEAL, MENU, OVER, PLAY
 from sultan.ui.switches import (  # noqa: F401  (settings() bits, re-exported)
+    S_DIM_OFF,
     S_FOUR_COLOUR,
     S_LIGHTS_OFF,
     S_MOTION_OFF,
@@ -80,6 +81,7 @@ class Controller(Actions):
         self.lights_on = True
         self.motion_on = True
         self.four_colour = False  # diamonds and clubs in colours of their own (the screen's palette)
+        self.dim_on = True  # the backlight dims and goes off while no key comes (sultan.app)
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
         self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu is up)
@@ -96,13 +98,15 @@ class Controller(Actions):
         """The menu's switches and the language as a small int (saved with the game)."""
         return ((0 if self.sound_on else S_SOUND_OFF) | (0 if self.lights_on else S_LIGHTS_OFF)
                 | self.rules << S_RULES_SHIFT | (S_RUSSIAN if self.lang == words.RU else 0)
-                | (0 if self.motion_on else S_MOTION_OFF) | (S_FOUR_COLOUR if self.four_colour else 0))
+                | (0 if self.motion_on else S_MOTION_OFF) | (S_FOUR_COLOUR if self.four_colour else 0)
+                | (0 if self.dim_on else S_DIM_OFF))
 
     def apply_settings(self, bits):
         self.sound_on = not bits & S_SOUND_OFF
         self.lights_on = not bits & S_LIGHTS_OFF
         self.motion_on = not bits & S_MOTION_OFF
         self.four_colour = bits & S_FOUR_COLOUR != 0
+        self.dim_on = not bits & S_DIM_OFF
         self.rules = settings_rules(bits)
         self.set_language(words.RU if bits & S_RUSSIAN else words.EN)
 

@@ -16,6 +16,8 @@ from sultan.ui.lines import (
     MENU_TEXT_AUTO_ON,
     MENU_TEXT_COLOURS_FOUR,
     MENU_TEXT_COLOURS_TWO,
+    MENU_TEXT_DIM_OFF,
+    MENU_TEXT_DIM_ON,
     MENU_TEXT_HINT_PARK,
     MENU_TEXT_HINT_PLAY,
     MENU_TEXT_HINT_REDEAL,
@@ -37,7 +39,15 @@ from sultan.ui.lines import (
     MENU_TEXT_SOUND_ON,
 )
 from sultan.ui.modes import DEAL, PLAY, RULES_PAGE, STATS_PAGE
-from sultan.ui.switches import S_FOUR_COLOUR, S_LIGHTS_OFF, S_MOTION_OFF, S_RULES, S_RULES_SHIFT, S_SOUND_OFF
+from sultan.ui.switches import (
+    S_DIM_OFF,
+    S_FOUR_COLOUR,
+    S_LIGHTS_OFF,
+    S_MOTION_OFF,
+    S_RULES,
+    S_RULES_SHIFT,
+    S_SOUND_OFF,
+)
 
 MORE_ABOVE = "^"  # the scroll marks, at the menu's right edge
 MORE_BELOW = "v"
@@ -59,8 +69,9 @@ M_LIGHTS = const(12)
 M_LANGUAGE = const(13)
 M_MOTION = const(14)
 M_COLOURS = const(15)
+M_DIM = const(16)
 MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
-              M_MOTION, M_COLOURS, M_SOUND, M_LIGHTS, M_LANGUAGE, M_RULES)
+              M_MOTION, M_COLOURS, M_SOUND, M_LIGHTS, M_DIM, M_LANGUAGE, M_RULES)
 
 
 def _pick_winnable(r, rules):
@@ -122,6 +133,8 @@ class Menu:
             on = ctrl.motion_on
         elif m == M_COLOURS:
             on = ctrl.four_colour
+        elif m == M_DIM:
+            on = ctrl.dim_on
         elif m == M_RULESET:
             return text + ": " + words.ruleset_name(ctrl.rules)
         else:
@@ -180,6 +193,9 @@ class Menu:
             _flip(ctrl, S_FOUR_COLOUR)
             # an ace of diamonds and of clubs show the colours
             _tell(ctrl, MENU_TEXT_COLOURS_FOUR if ctrl.four_colour else MENU_TEXT_COLOURS_TWO, 0x21, 0x31)
+        elif item == M_DIM:
+            _flip(ctrl, S_DIM_OFF)
+            _tell(ctrl, MENU_TEXT_DIM_ON if ctrl.dim_on else MENU_TEXT_DIM_OFF)
         elif item == M_LANGUAGE:
             ctrl.set_language(words.EN if ctrl.lang == words.RU else words.RU)
             _tell(ctrl, MENU_TEXT_LANGUAGE)

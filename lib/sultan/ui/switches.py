@@ -15,3 +15,4 @@ S_RULES = const(12)
 S_RUSSIAN = const(16)  # the language: 0 English, 1 Russian
 S_MOTION_OFF = const(32)  # cards that travel (sultan.ui.motion): on unless this bit is set
 S_FOUR_COLOUR = const(64)  # diamonds and clubs in colours of their own (sultan.ui.sprites.FOUR_COLOURS)
+S_DIM_OFF = const(128)  # the screen stays lit while no key comes (sultan.app dims it unless this is set)

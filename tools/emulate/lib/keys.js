@@ -58,7 +58,7 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
     if (/^CUT@/i.test(word)) throw new Error('bad cut ' + word.slice(0, 40) + ' (want CUT@ms, e.g. CUT@10050)');
     const wait = /^WAIT:(\d{1,6})$/i.exec(word);
     if (wait) {
-      steps.push({ delay: wait[1] + 'ms' });
+      steps.push({ delay: wait[1] + 'ms', idle: true }); // (the report's `idle`: the share of it in WFI)
       return;
     }
     const m = /^([A-Za-z]+)(?:\*(\d{1,4}))?(!?)$/.exec(word);

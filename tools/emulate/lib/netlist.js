@@ -45,8 +45,11 @@ class Netlist {
     const lcd = this.partOfType('wokwi-ili9341');
     const sr = this.partOfType('wokwi-74hc165');
     const g = (part, pin) => this.gpioOf(part.id + ':' + pin);
+    // the backlight: a Pico GPIO that drives it, or null when it is tied to a supply
+    const pico = this.partOfType('wokwi-pi-pico').id;
+    const led = this.members(lcd.id + ':LED').some((m) => m.startsWith(pico + ':GP')) ? g(lcd, 'LED') : null;
     return {
-      lcd: { SCK: g(lcd, 'SCK'), MOSI: g(lcd, 'MOSI'), CS: g(lcd, 'CS'), DC: g(lcd, 'D/C'), RST: g(lcd, 'RST') },
+      lcd: { SCK: g(lcd, 'SCK'), MOSI: g(lcd, 'MOSI'), CS: g(lcd, 'CS'), DC: g(lcd, 'D/C'), RST: g(lcd, 'RST'), LED: led },
       lcdRotate: (lcd.rotate || 0),
       sr: { PL: g(sr, 'PL'), CP: g(sr, 'CP'), Q7: g(sr, 'Q7') },
     };

@@ -71,7 +71,11 @@ test('ILI9341: portrait MADCTL 0x48 reads upright at rotate 0; display off is bl
 test('netlist: the wiring the emulator takes from diagram.json', () => {
   const net = new Netlist(diagram);
   const w = net.wiring();
-  assert.deepStrictEqual(w.lcd, { SCK: 18, MOSI: 19, CS: 17, DC: 21, RST: 20 });
+  assert.deepStrictEqual(w.lcd, { SCK: 18, MOSI: 19, CS: 17, DC: 21, RST: 20, LED: 13 });
+  // a backlight tied to a supply: no GPIO to watch
+  const tied = JSON.parse(JSON.stringify(diagram));
+  for (const c of tied.connections) if (c[1] === 'lcd1:LED') c[0] = 'pico:3V3';
+  assert.strictEqual(new Netlist(tied).wiring().lcd.LED, null);
   assert.deepStrictEqual(w.sr, { PL: 11, CP: 10, Q7: 12 });
   const d = Object.fromEntries(net.buttons().list.map((b) => [b.name, b.d]));
   assert.deepStrictEqual(d, { LEFT: 0, UP: 1, DOWN: 2, RIGHT: 3, SELECT: 4, START: 5, A: 6, B: 7 });
@@ -424,6 +428,7 @@ test('keys: RESET and CUT@ms; the key before a cut is not waited for', () => {
   const buttons = new Netlist(diagram).buttons();
   const steps = keySteps('RIGHT START CUT@10050 RESET WAIT:100 CUT@5.25', buttons, 60, 100, false);
   const kinds = steps.map((s) => Object.keys(s)[0]);
+  assert.deepStrictEqual(steps[9], { delay: '100ms', idle: true }); // WAIT: its share in WFI is reported
   assert.deepStrictEqual(kinds, [
     'set-control', 'delay', 'set-control', 'wait-serial', 'delay', // RIGHT
     'set-control', 'release-before-cut', // START, pressed, its line not waited for

@@ -72,7 +72,7 @@ def game_run(job):
     # the plan's bursts with instant flash writes: a press inside an NVM write (interrupts off) is
     # missed, as on a real board; the soak waits for each key's line, so its writes take their time
     extra = (["--random-keys", str(job["soak"]), "--seed", str(job["seed"])] if job.get("soak")
-             else ["--flash-time-scale", "0"])
+             else [] if job.get("flash_time") else ["--flash-time-scale", "0"])
     proc, wall = run_emulator(
         job["image"],
         job["bootrom"],

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sultan_host.bench.device import pybadge, tables
 from sultan_host.bench.device.emulator import bare_run, game_run
+from sultan_host.bench.device.idle import idle_jobs, idle_section
 from sultan_host.bench.device.plan import WON_DEAL, anim_plan, plan
 from sultan_host.bench.device.saves import cut_jobs, cut_run, print_cuts, print_wear, wear_jobs, wear_run
 from sultan_host.board import wokwi as wokwi_image
@@ -48,9 +49,9 @@ def parse_args(argv):
     ap.add_argument("--soak", default="0", help="also N random keys on each firmware at 320x240")
     ap.add_argument("--cuts", default="0", help="also N aimed power cuts, spread over the firmwares")
     ap.add_argument("--wear", default="0", help="also N games at autoplay and at human pace: erases a game")
-    ap.add_argument("--only", choices=("anim", "table", "saves"),
+    ap.add_argument("--only", choices=("anim", "table", "saves", "idle"),
                     help="anim: only the animation plan's runs and table; table: only the key plan's table; "
-                         "saves: only --cuts and --wear")
+                         "saves: only --cuts and --wear; idle: only the idle board's WFI share")
     ap.add_argument("--boards", help="pico, pybadge or pico,pybadge (default: the Pico's, and the PyBadge's "
                                      "own 9.1.1 in the samd51 emulator if its firmware is here)")
     ap.add_argument("--seed", default="1")
@@ -206,6 +207,8 @@ def main(argv=None):
     fws = args.firmwares  # none with --boards pybadge: the cuts and the wear are the Pico's
     cjobs = cut_jobs(fws, args.bootrom, args.out, args.cuts, args.seed) if args.cuts and fws else []
     wjobs = wear_jobs(fws, args.bootrom, args.out, args.wear, args.seed) if args.wear and fws else []
+    idle_configs, ijobs = idle_jobs(args) if args.only in (None, "idle") and args.firmwares else ([], [])
+    game_jobs += ijobs
     print("bench-device: %d emulator runs, %d at a time ..." % (len(bare_jobs) + len(game_jobs) + len(cjobs)
                                                                 + len(wjobs),
                                                                 args.jobs), file=sys.stderr)
@@ -245,8 +248,9 @@ def main(argv=None):
         tables.print_anims(table, anim_bad)
         sections[tables.ANIM_HEADING] = tables.section(tables.ANIM_HEADING, date, firmwares,
                                                        tables.ANIM_CAPTION, table)
+    idle_bad = idle_section(idle_configs, games, args, date, sections) if idle_configs else []
     print()
-    bad = print_soaks(args, games) + len(anim_bad)
+    bad = print_soaks(args, games) + len(anim_bad) + len(idle_bad)
     bad += print_cuts(cuts) if cuts else 0
     bad += print_wear(wears) if wears else 0
     with open(os.path.join(args.out, "results.json"), "w") as f:
