@@ -260,8 +260,8 @@ def test_selection(rig):
     with shot(rig, "selected"):
         assert rig.ctrl.selected == 0
         x, y = rig.layout.place_xy(0)
-        # The selection mark sits on the card's own edge, the cursor ring outside it.
-        assert ring_pixels(rig, after, SELECTED) == (x, y, x + CARD_W, y + CARD_H)
+        # The selection mark: the card's own edge and a pixel outside, over the cursor ring.
+        assert ring_pixels(rig, after, SELECTED) == (x - 1, y - 1, x + CARD_W + 1, y + CARD_H + 1)
         assert ring_pixels(rig, after, CURSOR) == ring_box(rig, 0)
         # the mark says it all: no message, no card drawn in the message line (the first key
         # takes the key help away, so the line may change from that to the play help)
@@ -269,6 +269,40 @@ def test_selection(rig):
         assert all(chip.hidden for chip in rig.screen.chips)
         mask = changed_mask(before, after)
         assert outside(mask, rig, [ring(rig, 0), message_rect(rig)]) == 0
+
+
+def test_selection_leaves_every_face_legible(rig):
+    """Every face (52 of the 104 cards), selected and not: the selection touches no pixel of the
+    rank and suit glyphs -- nothing inside the card's one-pixel edge changes, and the edge holds
+    no ink -- and it still shows, a pixel outside the card and on its edge."""
+    rig.press("A RIGHT")  # card 0 selected, the cursor on the next place
+    assert rig.ctrl.selected == 0 and rig.ctrl.cursor != 0
+    sc, lay = rig.screen, rig.layout
+    selection = sc.rings[2]
+    x, y = lay.place_xy(0)
+    card_rect = (x, y, CARD_W, CARD_H)
+    inside = (x + 1, y + 1, CARD_W - 2, CARD_H - 2)
+    faces = 0
+    for suit in range(4):
+        for rank in range(1, 14):
+            card = suit << 4 | rank
+            sc.show_card(0, card)
+            selection.show(lay, -1)
+            rig.display.refresh()
+            off = rig.fb()
+            selection.show(lay, 0)
+            rig.display.refresh()
+            on = rig.fb()
+            assert card_face_errors(rig, on, (x, y), card) == [], card
+            assert (rig.region(on, inside) == rig.region(off, inside)).all(), card
+            # the glyphs' pixels: neither the face nor what shows round the card's corners
+            was, now = rig.region(off, card_rect), rig.region(on, card_rect)
+            ink = (was != color(sprites.FACE)) & (was != rig.virtual(off, x - 1, y + CARD_H // 2))
+            assert ink.sum() > 0 and (now[ink] == was[ink]).all(), card
+            assert ring_pixels(rig, on, SELECTED) == (x - 1, y - 1, x + CARD_W + 1, y + CARD_H + 1)
+            assert ring_pixels(rig, off, SELECTED) is None
+            faces += 1
+    assert faces == 52
 
 
 def test_refused_move(rig):
