@@ -234,16 +234,43 @@ def test_key_help_stays_whenever_no_message_stands(rig):
     assert text_errors(rig, rig.fb(), rig.layout.message_xy, help_, MESSAGE, felt) == []
 
 
+def test_the_rules_page_scrolls_and_closes_on_b_or_select(rig):
+    rig.press(menu_keys(rig.ctrl, M_RULES, up=True))
+    assert rig.ctrl.mode == RULES_PAGE
+    page = pages.rules_lines(rig.game.rules)
+    n = rig.layout.panel_lines
+    assert len(page) > n  # more than the panel holds: the keys come after the rules
+    assert panel_text(rig.screen) == list(page[:n])
+    rig.press("UP")  # at the top already
+    assert panel_text(rig.screen) == list(page[:n])
+    rig.press("DOWN")
+    assert rig.ctrl.mode == RULES_PAGE and panel_text(rig.screen) == list(page[1:n + 1])
+    rig.press(" ".join(["DOWN"] * len(page)))  # stops at the page's end
+    assert panel_text(rig.screen) == list(page[-n:])
+    rig.press("UP")
+    assert panel_text(rig.screen) == list(page[-n - 1:-1])
+    for key in ("A", "START", "LEFT", "RIGHT"):
+        rig.press(key)
+        assert rig.ctrl.mode == RULES_PAGE, key
+    rig.press("B")
+    assert rig.ctrl.mode == PLAY and rig.game.moves == 0 and panel_text(rig.screen) == []
+    rig.press(menu_keys(rig.ctrl, M_RULES, up=True))
+    assert panel_text(rig.screen) == list(page[:n])  # opened again: from its top
+    rig.press("SELECT")
+    assert rig.ctrl.mode == PLAY and panel_text(rig.screen) == []
+
+
 def test_a_pages_help_keeps_the_menus_b_close_in_its_cells(rig):
     rig.press("SELECT")
     menu_help = rig.screen.message.text
     rig.press("UP")  # the menu's last item, Rules
     rig.press("A")
-    page_help = rig.screen.message.text
-    assert page_help == words.HELP[RULES_PAGE] == words.HELP[STATS_PAGE]
-    # the same "B: close" in the same cells, blanks before it: opening the page rewrites only those
-    cut = len(page_help) - len(page_help.lstrip())
-    assert cut > 0 and page_help[cut:] == menu_help[cut:] and menu_help[cut:].startswith("B:")
+    assert rig.ctrl.mode == RULES_PAGE and rig.screen.message.text == words.HELP[RULES_PAGE]
+    # the same "B: close" in the same cells: opening a page rewrites only the cells before it
+    cut = menu_help.find("B:")
+    assert cut > 0
+    for page_help in (words.HELP[RULES_PAGE], words.HELP[STATS_PAGE]):
+        assert page_help[cut:] == menu_help[cut:], page_help
 
 
 def test_cursor_moves_and_only_rings_change(rig):
@@ -562,7 +589,7 @@ def test_nothing_is_built_after_start(monkeypatch):
     monkeypatch.setattr(displayio, "Group", None)
     # The deal editor (cancelled), the rules page, a hint; the menu remembers its last line.
     rig.press(menu_keys(rig.ctrl, M_CHOOSE) + [keys.UP, keys.RIGHT, keys.B])
-    rig.press(menu_keys(rig.ctrl, M_RULES, up=True) + [keys.A])
+    rig.press(menu_keys(rig.ctrl, M_RULES, up=True) + [keys.B])
     rig.press(menu_keys(rig.ctrl, M_HINT))
     assert rig.ctrl.hint and rig.game.deal == 42 and rig.game.moves == 0
     for k in script_for(42, 2):
@@ -665,11 +692,12 @@ def test_pages_fit_the_panel_and_every_character_has_a_glyph(lang):
             st = Stats()
             st.row(0, True)[1:7] = [0xFFFFFF, 0xFFFFFF, 0, 95, 0xFFFFFF, 0xFFFFFF]  # the largest figures
             rig.ctrl.stats = st
-            shown = [pages.rules_lines(0), pages.rules_lines(1), pages.stats_lines(st, 0),
+            shown = [pages.stats_lines(st, 0),
                      pages.stats_lines(None, 0), pages.over_lines(rig.game),
                      pages.deal_lines("123456789", 8)]
             for lines in shown:
                 assert len(lines) <= rig.layout.panel_lines
+            for lines in shown + [pages.rules_lines(0), pages.rules_lines(1)]:  # the Rules pages scroll
                 assert max(len(ln) for ln in lines) <= rig.layout.text_cols - 1
             rig.ctrl.mode = STATS_PAGE
             rig.redraw()

@@ -199,7 +199,7 @@ class Screen:
                 ed = ctrl.editor
                 lines = pages.deal_lines("".join(str(d) for d in ed.digits), ed.pos)
             elif mode == RULES_PAGE:
-                lines = pages.rules_lines(g.rules)
+                lines = ctrl.menu.page_view(pages.rules_lines(g.rules), len(self.panel.lines))
             elif mode == STATS_PAGE:
                 lines = pages.stats_lines(ctrl.stats, g.rules)
             else:
