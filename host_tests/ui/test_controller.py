@@ -262,7 +262,9 @@ def test_rules_page_returns_to_where_it_came_from():
     assert ctrl.mode == OVER
     press_all(ctrl, menu_keys(ctrl, M_RULES, up=True))
     assert ctrl.mode == RULES_PAGE
-    ctrl.press(keys.A)
+    ctrl.press(keys.A)  # not a key that closes it: B and SELECT do
+    assert ctrl.mode == RULES_PAGE
+    ctrl.press(keys.SELECT)
     assert ctrl.mode == OVER
 
 

@@ -47,7 +47,7 @@ SELECTED = const(0x00B8FF)
 HINT = const(0xFF40E0)
 
 _OUTER = const(0)  # a ring's bands: 2 pixels outside the card (hint, cursor) ...
-_INNER = const(1)  # ... or 2 pixels on its edge (selection)
+_INNER = const(1)  # ... or a pixel outside and the card's edge, which no glyph touches (selection)
 _BAND = const(2)  # a band's width
 _MARKER = ">"  # the menu's marker
 
@@ -341,19 +341,22 @@ def rings(board):
     """Rings: hint (two), selection, cursor -- bars of one frame bitmap, in three palettes."""
     frame = frame_bitmap(CARD_W + 2 * RING, CARD_H + 2 * RING)
     hint = frame_palette(HINT, None)
-    out = [ring(frame, hint, _OUTER), ring(frame, hint, _OUTER),
-           ring(frame, frame_palette(None, SELECTED), _INNER),
-           ring(frame, frame_palette(CURSOR, None), _OUTER)]
-    for r in out:
+    selection = ring(frame, frame_palette(None, SELECTED), _INNER)
+    cursor = ring(frame, frame_palette(CURSOR, None), _OUTER)
+    out = [ring(frame, hint, _OUTER), ring(frame, hint, _OUTER), cursor, selection]
+    for r in out:  # the selection over the cursor: its pixel outside the card shows
         for bar in r.bars:
             board.append(bar)
+    out[2:] = selection, cursor
     return out
 
 
 def ring(frame, pal, band):
-    """A ``Ring``: four bars cut from ``frame`` (``frame_bitmap``) in ``band``, parked."""
+    """A ``Ring``: four bars cut from ``frame`` (``frame_bitmap``) in ``band``, parked.  The inner
+    band's bars stand a pixel out: the card's top and bottom rows and outer columns are bare face
+    (its glyphs start a pixel in), so a selected card's rank and suit read as they do unselected."""
     w, h = frame.width, frame.height
-    o = _BAND * band
+    o = band  # _OUTER: on the frame's outer 2 pixels; _INNER: a pixel in, on the card's edge
     offsets = ((0, o), (0, h - _BAND - o), (o, 0), (w - _BAND - o, 0))
     across = (w, _BAND, band, h // _BAND - 1 - band)
     down = (_BAND, h, band, w // _BAND - 1 - band)

@@ -84,7 +84,7 @@ class Controller(Actions):
         self.dim_on = True  # the backlight dims and goes off while no key comes (sultan.app)
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
-        self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu is up)
+        self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu or a page is up)
         self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up (its
         # digits, pos and number(); sultan.ui.menu opens it)
         if settings is None:
@@ -128,13 +128,14 @@ class Controller(Actions):
     def open(self, mode, editor=None):
         """Put up the menu, a page (``mode``: ``sultan.ui.modes``) or the digit editor ``editor``
         (DEAL); PLAY closes them: back to the table, or to the won/lost panel (``press`` lets the
-        editor go).  The menu is made the first time (``menu``: the screen draws it).  One method
-        for opening and closing: a method's code is heap on the board."""
+        editor go).  The menu is made the first time (``menu``: the screen draws it; it has the keys
+        of the pages it opens).  One method for opening and closing: a method's code is heap on the
+        board."""
         if mode == PLAY:
             self.mode = PLAY
             self.check_over()
             return
-        if mode == MENU and self.menu is None:
+        if self.menu is None:
             from sultan.ui.menu import Menu
 
             self.menu = Menu(self.has_sound)
@@ -153,14 +154,12 @@ class Controller(Actions):
         if mode == PLAY:
             self.message = ""
             self._press_play(key)
-        elif mode == MENU:
-            self.menu.press(self, key)  # (made by ``open``)
         elif mode == DEAL:
             self.editor.press(self, key)
         elif mode == OVER:
             self._press_over(key)
-        else:  # a page: any key goes back
-            self.open(PLAY)
+        else:  # the menu, or a page it opened: the menu has their keys (made by ``open``)
+            self.menu.press(self, key)
         if self.mode != DEAL and self.editor is not None:
             self.editor = None
             forget("sultan.ui.deal_editor")

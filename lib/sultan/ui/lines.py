@@ -26,7 +26,6 @@ TEXT_WINNABLE_DEAL = const(13)
 TEXT_DEAL_RANGE = const(14)
 TEXT_SAVE_DAMAGED = const(15)
 TEXT_REFUSED = const(16)
-TEXT_KEYS_HELP = const(17)
 
 # [menutext]: lines of words.MENU_TEXT
 MENU_TEXT_ON = const(0)

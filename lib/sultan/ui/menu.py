@@ -38,7 +38,7 @@ from sultan.ui.lines import (
     MENU_TEXT_SOUND_OFF,
     MENU_TEXT_SOUND_ON,
 )
-from sultan.ui.modes import DEAL, PLAY, RULES_PAGE, STATS_PAGE
+from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
 from sultan.ui.switches import (
     S_DIM_OFF,
     S_FOUR_COLOUR,
@@ -110,6 +110,7 @@ class Menu:
         self.items = tuple(m for m in MENU_ORDER if sound or (m != M_SOUND and m != M_LIGHTS))
         self.index = 0  # the marked line (the menu opens where it was left)
         self.top = 0  # the first line on show (``show`` scrolls it)
+        self.page_top = 0  # the first line on show of the page opened (UP and DOWN scroll it)
 
     def at(self, item):
         """Where item ``item`` (an M_* number) is in ``items``; -1 if not there."""
@@ -142,7 +143,17 @@ class Menu:
         return text + words.menu_text()[MENU_TEXT_ON if on else MENU_TEXT_OFF]
 
     def press(self, ctrl, key):
-        """A key while the menu is up: UP/DOWN move (wrapping), A chooses, B or SELECT closes."""
+        """A key while the menu is up: UP/DOWN move (wrapping), A chooses, B or SELECT closes.  While
+        a page it opened is up (Rules, Statistics): UP/DOWN scroll it, B or SELECT close it."""
+        if ctrl.mode != MENU:
+            if key == keys.DOWN:  # (page_view stops it at the page's end)
+                self.page_top += 1
+            elif key == keys.UP and self.page_top:
+                self.page_top -= 1
+            elif key == keys.B or key == keys.SELECT:
+                self.page_top = 0
+                ctrl.open(PLAY)
+            return
         n = len(self.items)
         if key == keys.DOWN:
             self.index = (self.index + 1) % n
@@ -152,6 +163,12 @@ class Menu:
             ctrl.open(PLAY)
         elif key == keys.A:
             ctrl.choose(self.items[self.index])
+
+    def page_view(self, lines, n):
+        """The at most ``n`` of a page's ``lines`` on show: from ``page_top``, scrolled no further
+        than the page's last line at the bottom."""
+        top = self.page_top = min(self.page_top, max(len(lines) - n, 0))
+        return lines[top:top + n]
 
     def choose(self, ctrl, item):
         """Do item ``item`` (an M_* number) on ``ctrl``, whose menu has just closed."""

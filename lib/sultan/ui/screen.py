@@ -62,7 +62,6 @@ class Screen:
         self.rings = rings  # sultan.ui.widgets.Ring: hint, hint, selection, cursor
         self.panel = panel  # sultan.ui.widgets.Panel
         self._tiles = bytearray(CARD_TILES)
-        self.fresh = True  # the key help is on show until the first key
         self.shown = bytearray(SULTAN_PLACE + 1)  # card byte on show (see sprites.face_tiles)
         for p in range(SULTAN_PLACE + 1):
             self.shown[p] = _UNKNOWN
@@ -79,16 +78,15 @@ class Screen:
             pal[CLUB] = GREEN if ctrl.four_colour else sprites.COLORS[sprites.INK]
         if cards:
             self._show_cards(g)
-        self.show_counts(g)
+        left = self.show_counts(g)
         self.show_rings(ctrl)
         self.status.write(words.status_text(g, self.cols, ctrl.winnable))
         place(self.star, self.layout.status_xy, ctrl.winnable)
         text = ctrl.message
-        if not text:
-            text = words.keys_help() if self.fresh and ctrl.mode == PLAY else words.HELP[ctrl.mode]
+        if not text:  # the key help whenever no message stands (the stock empty: its redeals left)
+            text = words.redeals_left(left) if left and ctrl.mode == PLAY else words.HELP[ctrl.mode]
         self._show_message(text, ctrl.message_cards)
         self.show_panel(ctrl)
-        self.fresh = False
 
     def _show_cards(self, g):
         for p in range(TALON + 1):
@@ -111,16 +109,17 @@ class Screen:
                 tg[i] = t[i]
 
     def show_counts(self, g):
-        """The stock's count on its back (once empty: "R1"/"R2" while a redeal is left) and the
-        talon's under it."""
+        """The stock's count on its back (once empty: "↻2"/"↻1" while a redeal is left) and the
+        talon's under it; returns the redeals left (0 while the stock holds cards)."""
         left = 0
         if not g.stock_count and g.placed < STOCK_SIZE and (g.refill or g.talon_count):
             left = engine.PASSES - g.pass_no
-        text = "%2d" % g.stock_count if g.stock_count else words.redeals_left(left) if left else ""
+        text = "%2d" % g.stock_count if g.stock_count else "\u21bb%d" % left if left else ""
         self.stock_count.write(text)
         place(self.stock_count.grid, self.layout.stock_count_xy, text)
         self.talon_count.write("%2d" % g.talon_count if g.talon_count else "")
         place(self.talon_count.grid, self.layout.talon_count_xy, g.talon_count)
+        return left
 
     def show_rings(self, ctrl):
         """Rings: hint source and target, selection, cursor; none while a panel is up (their
@@ -200,7 +199,7 @@ class Screen:
                 ed = ctrl.editor
                 lines = pages.deal_lines("".join(str(d) for d in ed.digits), ed.pos)
             elif mode == RULES_PAGE:
-                lines = pages.rules_lines(g.rules)
+                lines = ctrl.menu.page_view(pages.rules_lines(g.rules), len(self.panel.lines))
             elif mode == STATS_PAGE:
                 lines = pages.stats_lines(ctrl.stats, g.rules)
             else:

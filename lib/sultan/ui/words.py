@@ -5,7 +5,7 @@ holds what the game shows at any moment; ``use(lang)`` reads its sections into t
 module's tuples, dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
-- ``HELP``: the message line's key help while no message is up, by mode (``sultan.ui.modes``);
+- ``HELP``: the message line's key help whenever no message stands, by mode (``sultan.ui.modes``);
 - ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers, and ``MENU_TEXT``,
   what the menu says (``menu_items()`` reads both when the menu is first drawn);
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
@@ -28,14 +28,14 @@ stand, up to the next page (blank lines at its end left out).
 
 ``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
 and suit glyphs), ``%d`` a number, ``%s`` a word.  The screen calls ``status_text``,
-``HELP[mode]``, ``keys_help`` and ``redeals_left`` (and ``sultan.ui.pages``' functions) and
-draws the plain str they return; the strings use ASCII, А-Я а-я Ё ё and « ».
+``HELP[mode]`` and ``redeals_left`` (and ``sultan.ui.pages``' functions) and draws the plain
+str they return; the strings use the glyphs ``sultan.ui.textgrid`` has: ASCII, А-Я а-я Ё ё,
+« » — … and ↻.
 """
 
 from sultan import const, data_path
 from sultan.rules import engine
 from sultan.ui.lines import (
-    TEXT_KEYS_HELP,
     TEXT_REDEALS_LEFT,
     TEXT_REFUSED,
     TEXT_RULESET0,
@@ -171,11 +171,7 @@ def status_text(g, cols, winnable=False):
     return s[:cols]
 
 
-def keys_help():
-    """The key help the screen shows on a fresh start, until the first key."""
-    return TEXT[TEXT_KEYS_HELP]
-
-
 def redeals_left(n):
-    """The mark on the empty stock while ``n`` redeals are left ("R2", "П2")."""
+    """The key help while the stock is empty and ``n`` redeals are left ("START: redeal, 2 left"; the
+    stock itself says "↻2")."""
     return TEXT[TEXT_REDEALS_LEFT] % n
