@@ -144,7 +144,7 @@ endif
 ## random keys on each firmware; CUTS: power cuts aimed inside each kind of save, and what each boot showed; WEAR:
 ## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, CUTS and WEAR, or
 ## the idle board's WFI share; the PyBadge's column too, its own 9.1.1 in the samd51 emulator, if vendor-local/pybadge/
-## has it; BOARDS=pybadge: that column alone, printed only)
+## has it, with its own page of figures (goals, erase window); BOARDS=pybadge: that column alone, and CUTS its cuts)
 BENCH_UF2 ?= $(firstword $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2))
 bench-device: bench-device-check $(STAMP) $(EMULATE_DEPS)
 	$(BIN)/python -m sultan_host.bench.device $(if $(filter command line,$(origin BENCH_UF2)),--firmware "$(BENCH_UF2)") $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY)) $(if $(BOARDS),--boards $(BOARDS))

@@ -43,14 +43,16 @@ def think(rnd):
     return LONG if IDLE_MS - 1000 <= ms < LONG else ms
 
 
-def plan(games, human, seed=1):
+def plan(games, human, seed=1, region=None, sound=False):
     """(emulator words, host figures): ``games`` games of deal 7, autoplay on, each played to its end by
     START and restarted; ``human``: a seeded pause before each key.  The host figures are what its
-    store did on the same keys: {"games", "keys", "writes", "erases", "idle_writes"}."""
+    store did on the same keys: {"games", "keys", "writes", "erases", "idle_writes"}; ``region``: the
+    store's (default the Pico's, ``ErasingRegion``; it counts ``writes`` and ``erases``); ``sound``: the
+    keys for a menu with the Sound and Lights switches (the PyBadge's)."""
     rnd = random.Random(seed)
-    menu = Menu()
+    menu = Menu(sound)
     ctrl = menu.ctrl
-    region = ErasingRegion()
+    region = ErasingRegion() if region is None else region
     store = Store(region)
     store.load(ctrl.game)
     state = {"saved": ctrl.changes, "settings": ctrl.settings(), "idle_writes": 0}

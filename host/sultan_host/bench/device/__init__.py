@@ -32,6 +32,9 @@ lost game's record), spread over the firmwares at 160x128, and one table of what
 ``--boards``: the PyBadge's column (``pybadge``: its own CircuitPython 9.1.1 in the samd51 emulator,
 ``python -m sultan_host.pybadge``) comes after the Pico's, with its own plans for its longer menu (Sound
 and Lights), the same figures, the animations and ``--soak``; by default only when its firmware is here.
+Its figures go into sections of their own (``pbfigures``: against issue 25's goals; ``pbsaves``: the erase
+window a save and its share of a played hour, and, with ``--boards`` naming it, ``--cuts`` aimed at its
+saves), so that a run of the PyBadge alone leaves the Pico's sections as they were.
 
 ``--wear N`` adds N games at autoplay's pace and at a human's (``sultan_host.bench.wear``): the flash's
 erases a game.  The key plan's table and the animations' go into ``--figures`` (docs/figures.md), each
@@ -42,5 +45,6 @@ speed (about 1/2 to 1/8 of real time) does not change a figure.
 
 Its parts: ``plan`` (the key plans, made on the host by the game's Controller), ``emulator`` (a run of
 tools/emulate), ``tables`` (the tables and docs/figures.md), ``saves`` (the power cuts and the wear),
-``main`` (the arguments and the runs).
+``pybadge``, ``pbfigures`` and ``pbsaves`` (the PyBadge's runs and sections), ``main`` (the arguments and
+the runs).
 """

@@ -10,7 +10,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from sultan_host.bench.device import pybadge, tables
+from sultan_host.bench.device import pbfigures, pbsaves, pybadge, tables
 from sultan_host.bench.device.emulator import bare_run, game_run
 from sultan_host.bench.device.idle import idle_jobs, idle_section
 from sultan_host.bench.device.plan import WON_DEAL, anim_plan, plan
@@ -195,6 +195,34 @@ def add_pybadge(args, configs, bare_jobs, game_jobs, anim_configs):
     return args.firmwares + [pybadge.image.firmware()]
 
 
+def figure_sections(args, configs, results, games, anim_configs, steps, date):
+    """{heading: lines} of docs/figures.md (the tables printed too): the key plan's and the animations' of
+    the Pico's columns, the PyBadge's own (a section's table is whole, so a run writes only the sections
+    of the boards it ran); "_anim_bad": the animation runs' errors."""
+    sections = {}
+    pico = [c for c in configs if c.get("board") != "pybadge"]
+    if results:
+        tables.print_table(configs, results, date, args.deal)
+    if pico:
+        sections[tables.KEY_HEADING] = tables.section(tables.KEY_HEADING, date, args.firmwares,
+                                                      tables.KEY_CAPTION % args.deal,
+                                                      tables.key_table(pico, results))
+    sections["_anim_bad"] = []
+    if anim_configs:
+        table, sections["_anim_bad"] = tables.anim_table(anim_configs, games, steps)
+        tables.print_anims(table, sections["_anim_bad"])
+        pico_anims = [c for c in anim_configs if c.get("board") != "pybadge"]
+        if pico_anims:
+            sections[tables.ANIM_HEADING] = tables.section(tables.ANIM_HEADING, date, args.firmwares,
+                                                           tables.ANIM_CAPTION,
+                                                           tables.anim_table(pico_anims, games, steps)[0])
+    for c in configs:
+        if c.get("board") == "pybadge" and c["name"] + " anim" in games:
+            sections[pbfigures.HEADING] = pbfigures.section(c, results[c["name"]], games, date,
+                                                            pybadge.image.firmware(), args.deal)
+    return sections
+
+
 def main(argv=None):
     args = parse_args(argv)
     steps = plan(args.deal)
@@ -203,14 +231,15 @@ def main(argv=None):
     configs, bare_jobs, game_jobs = make_jobs(args, keys) if args.only in (None, "table") else ([], {}, [])
     anim_configs, ajobs = anim_jobs(args) if args.only in (None, "anim") else ([], [])
     game_jobs += ajobs
-    firmwares = add_pybadge(args, configs, bare_jobs, game_jobs, anim_configs)
+    add_pybadge(args, configs, bare_jobs, game_jobs, anim_configs)
     fws = args.firmwares  # none with --boards pybadge: the cuts and the wear are the Pico's
     cjobs = cut_jobs(fws, args.bootrom, args.out, args.cuts, args.seed) if args.cuts and fws else []
     wjobs = wear_jobs(fws, args.bootrom, args.out, args.wear, args.seed) if args.wear and fws else []
     idle_configs, ijobs = idle_jobs(args) if args.only in (None, "idle") and args.firmwares else ([], [])
     game_jobs += ijobs
+    pjobs = pbsaves.jobs(args)  # the PyBadge's erase window and cuts
     print("bench-device: %d emulator runs, %d at a time ..." % (len(bare_jobs) + len(game_jobs) + len(cjobs)
-                                                                + len(wjobs),
+                                                                + len(wjobs) + len(pjobs),
                                                                 args.jobs), file=sys.stderr)
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -223,7 +252,9 @@ def main(argv=None):
         bares = {v: f.result() for v, f in bare_f.items()}
         games = {n: f.result() for n, f in game_f.items()}
         cuts = [(j, f.result()) for j, f in cut_f]
+        pb_f = [(j, pool.submit(fn, j)) for fn, j in pjobs]
         wears = [(j, f.result()) for j, f in wear_f]
+        pb_saves = [(j, f.result()) for j, f in pb_f]
     results = {}
     for c in configs:
         g, b = games[c["name"]], bares[c.get("bare", c["version"])]
@@ -236,32 +267,24 @@ def main(argv=None):
         cells["_errors"] = errors
         results[c["name"]] = cells
     date = time.strftime("%Y-%m-%d")
-    sections = {}
-    if results:
-        tables.print_table(configs, results, date, args.deal)
-        sections[tables.KEY_HEADING] = tables.section(tables.KEY_HEADING, date, firmwares,
-                                                      tables.KEY_CAPTION % args.deal,
-                                                      tables.key_table(configs, results))
-    anim_bad = []
-    if anim_configs:
-        table, anim_bad = tables.anim_table(anim_configs, games, steps)
-        tables.print_anims(table, anim_bad)
-        sections[tables.ANIM_HEADING] = tables.section(tables.ANIM_HEADING, date, firmwares,
-                                                       tables.ANIM_CAPTION, table)
+    sections = figure_sections(args, configs, results, games, anim_configs, steps, date)
+    anim_bad = sections.pop("_anim_bad", [])
     idle_bad = idle_section(idle_configs, games, args, date, sections) if idle_configs else []
     print()
     bad = print_soaks(args, games) + len(anim_bad) + len(idle_bad)
     bad += print_cuts(cuts) if cuts else 0
     bad += print_wear(wears) if wears else 0
+    pb_sections, pb_bad, pb_not_allowed = pbsaves.report(pb_saves, date)
+    sections.update(pb_sections)
+    bad += pb_bad
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"date": date, "deal": args.deal, "plan": steps, "configs": configs, "table": results,
                    "bare": bares, "wall_s": time.time() - t0}, f, indent=1)
     print("\n(%d s wall; raw timings in %s)" % (time.time() - t0, os.path.relpath(args.out, ROOT)),
           file=sys.stderr)
     failed = any(r["_errors"] for r in results.values()) or bad
-    if sections and args.figures and not failed and not args.firmwares:  # a section's table is whole
-        print("(no Pico columns: %s left as it was)" % os.path.relpath(args.figures), file=sys.stderr)
-    elif sections and args.figures and not failed:  # a failed run leaves the figures as they were
-        tables.write_figures(args.figures, sections)
-        print("(the figures in %s)" % os.path.relpath(args.figures), file=sys.stderr)
-    return 1 if failed else 0
+    if sections and args.figures and not failed:  # a failed run leaves the figures as they were
+        for path, part in pbfigures.split(args.figures, sections):
+            tables.write_figures(path, part, pbfigures.HEAD if path != args.figures else tables.FIGURES_HEAD)
+            print("(the figures in %s)" % os.path.relpath(path), file=sys.stderr)
+    return 1 if failed or pb_not_allowed else 0

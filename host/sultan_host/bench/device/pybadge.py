@@ -28,15 +28,17 @@ def version():
     return m.group(1) if m else "9"
 
 
-def run(out, *args):
-    """(report, returncode, stderr's tail, wall s) of one harness run into ``out``."""
+def run(out, *args, shots=False):
+    """(report, returncode, stderr's tail, wall s) of one harness run into ``out`` (``shots``: its
+    screenshots there too)."""
     os.makedirs(out, exist_ok=True)
     report = os.path.join(out, "report.json")
     if os.path.exists(report):  # never read an earlier run's figures
         os.remove(report)
     t0 = time.time()
-    proc = subprocess.run([sys.executable, "-m", "sultan_host.pybadge", "--quiet", "--no-shots", "--out", out,
-                           "--report", report, *args], capture_output=True, text=True)
+    quiet = ["--quiet"] + ([] if shots else ["--no-shots"])
+    proc = subprocess.run([sys.executable, "-m", "sultan_host.pybadge", *quiet, "--out", out, "--report",
+                           report, *args], capture_output=True, text=True)
     data = json.load(open(report)) if os.path.exists(report) else {}
     return data, proc.returncode, proc.stderr[-1500:], time.time() - t0
 
@@ -91,7 +93,8 @@ def jobs(args):
     name = NAME % v
     steps = plan(args.deal, sound=True)
     asteps = anim_plan(WON_DEAL, sound=True)
-    config = {"name": name, "version": v, "size": "160x128", "label": "PyBadge CP %s 160x128" % v,
+    config = {"name": name, "board": "pybadge", "version": v, "size": "160x128",
+              "label": "PyBadge CP %s 160x128" % v,
               "bare": name, "steps": steps, "asteps": asteps}
     d = os.path.join(args.out, name)
     bare, game = None, []

@@ -100,19 +100,22 @@ def _same_picture(folder):
     return same
 
 
-def print_cuts(results):
-    """The power-cut table: per kind and firmware, how many boots showed each outcome."""
-    print()
-    print("Power cuts (CUT@WRITE+ms, aimed at each kind of save; deal 7, 160x128): outcome of each boot")
-    print()
-    print("| firmware | kind | cuts | in an erase | in a program | last write | the one before "
-          "| fresh, damage message | fresh, erased | older | not allowed |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+CUT_TITLE = "Power cuts (CUT@WRITE+ms, aimed at each kind of save; deal 7, 160x128): outcome of each boot"
+
+
+def cut_table(results):
+    """(the power-cut table: per kind and firmware, how many boots showed each outcome, [markdown line];
+    the boots not allowed, and runs failed)."""
+    out = ["| firmware | kind | cuts | in an erase | in a program | last write | the one before "
+           "| fresh, damage message | fresh, erased | older | not allowed |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     rows = {}
     boots = {}
+    failed = 0
     for job, r in results:
         if "error" in r:
-            print("ERROR: %s: %s" % (job["name"], r["error"][-300:]))
+            out.append("ERROR: %s: %s" % (job["name"], r["error"][-300:]))
+            failed += 1
             continue
         boots.setdefault(job["version"], []).extend(r["boots_ms"])
         for t in r["trials"]:
@@ -122,18 +125,29 @@ def print_cuts(results):
             during = (t.cut or {}).get("during") or ""
             row[0] += 1
             row[1] += during.startswith("erase")
-            row[2] += during == "program"
+            row[2] += during in ("program", "write_page")
             names = powercut.OUTCOMES + ("older",)
             if t.outcome in names:
                 row[3 + names.index(t.outcome)] += 1
             row[8] += not (t.outcome is not None and powercut.allowed(t))
     for (version, kind), row in sorted(rows.items()):
-        print("| %s | %s | %s |" % (version, kind, " | ".join(str(v) for v in row)))
+        out.append("| %s | %s | %s |" % (version, kind, " | ".join(str(v) for v in row)))
+    out.append("")
     for version, ms in sorted(boots.items()):
         if ms:
-            print("boot after a cut, to READY (%s): median %d ms, max %d ms"
-                  % (version, statistics.median(ms), max(ms)))
-    return sum(row[8] for row in rows.values())
+            out.append("Boot after a cut, to READY (%s): median %d ms, max %d ms."
+                       % (version, statistics.median(ms), max(ms)))
+    return out, sum(row[8] for row in rows.values()) + failed
+
+
+def print_cuts(results):
+    """The power-cut table printed; the boots not allowed (and runs failed)."""
+    lines, bad = cut_table(results)
+    print()
+    print(CUT_TITLE)
+    print()
+    print("\n".join(lines))
+    return bad
 
 
 # ------------------------------------------------------------------ wear

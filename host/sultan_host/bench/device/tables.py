@@ -66,7 +66,7 @@ def summarise(steps, game, bare):
     return cells
 
 
-KEY_CAPTION = ("tools/emulate (rp2040js; the PyBadge: samd51 on Unicorn), simulated time, deal %s; key "
+KEY_CAPTION = ("tools/emulate (rp2040js), simulated time, deal %s; key "
                "latency = keypad scan that latched the press -> SULTAN key= line (min / median / max), RAMWR "
                "pixels (median)")
 
@@ -191,7 +191,8 @@ FIGURES_HEAD = """# Device figures
 
 Written by `make bench-device` (`python -m sultan_host.bench.device`): each section by the last run that
 measured it (`ONLY=table` writes the key plan's, `ONLY=anim` the animations'), with its date and firmware.
-Figures are simulated time on the RP2040 emulator (`tools/emulate`), the Wokwi image at each size.
+Figures are simulated time on the RP2040 emulator (`tools/emulate`), the Wokwi image at each size; the
+PyBadge's, on its own CircuitPython in the samd51 emulator, are in [PyBadge figures](pybadge-figures.md).
 """
 
 
@@ -201,10 +202,10 @@ def section(heading, date, firmwares, caption, table):
     return [heading, "", "Measured %s on %s: %s." % (date, names, caption), ""] + table
 
 
-def update_figures(text, sections):
-    """``text`` (the figures file, or "" when there is none) with each of ``sections`` ({heading: lines})
-    put in place of its old one, or added; the other sections are kept as they were."""
-    parts = re.split(r"(?m)^(?=## )", text) if text else [FIGURES_HEAD]
+def update_figures(text, sections, head=FIGURES_HEAD):
+    """``text`` (the figures file, or "" when there is none: ``head`` begins it) with each of ``sections``
+    ({heading: lines}) put in place of its old one, or added; the other sections are kept as they were."""
+    parts = re.split(r"(?m)^(?=## )", text) if text else [head]
     head, old = parts[0], {p.split("\n", 1)[0]: p for p in parts[1:]}
     for heading, lines in sections.items():
         old[heading] = "\n".join(lines).rstrip() + "\n"
@@ -213,9 +214,9 @@ def update_figures(text, sections):
     return head.rstrip() + "\n\n" + "\n".join(old[h].rstrip() + "\n" for h in order)
 
 
-def write_figures(path, sections):
-    """Put ``sections`` into the figures file at ``path`` (made if it is not there)."""
+def write_figures(path, sections, head=FIGURES_HEAD):
+    """Put ``sections`` into the figures file at ``path`` (made if it is not there, ``head`` first)."""
     text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
     with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(update_figures(text, sections))
+        f.write(update_figures(text, sections, head))
     os.replace(path + ".tmp", path)

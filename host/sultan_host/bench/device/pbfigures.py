@@ -1,0 +1,136 @@
+"""The PyBadge's own section of docs/figures.md (``## PyBadge``): its figures against issue 25's goals, from
+the PyBadge column's runs (the bare code.py's, the key plan's and the animation plan's), so that
+``make bench-device BOARDS=pybadge`` writes it without touching the Pico's sections."""
+
+import re
+import statistics
+
+from sultan_host.bench.device import tables
+
+HEADING = "## PyBadge"
+PAGE = "pybadge-figures.md"  # beside the figures file: figures.md has no room left in a page's 2,500 words
+HEAD = """# PyBadge figures
+
+Written by `make bench-device` with the PyBadge's column (`BOARDS=pybadge`, `CUTS=N` its power cuts), each
+section by the last run that measured it, with its date and firmware; the Pico's are in [figures](figures.md).
+"""
+
+
+def split(figures, sections):
+    """[(path, {heading: lines})]: the PyBadge's sections (headings starting "## PyBadge") go to ``PAGE``
+    beside the ``figures`` file, the others to it."""
+    import os
+
+    mine = {h: v for h, v in sections.items() if h.startswith(HEADING)}
+    rest = {h: v for h, v in sections.items() if h not in mine}
+    page = os.path.join(os.path.dirname(figures) or ".", PAGE)
+    return [(p, s) for p, s in ((figures, rest), (page, mine)) if s]
+CAPTION = (
+    "the samd51 emulator, simulated time: a cycle a 16-bit instruction, two a 32-bit one, at 120 MHz, with "
+    "no flash wait states or CMCC misses (optimistic); SPI at the firmware's baud. Deal %s's key plan and "
+    "the animation plan; a line: keypad latch -> SULTAN key= line, min / median / max ms (n); a first "
+    "frame: the key -> its slide's first frame")
+PANELS = ("menu open", "menu close", "page open", "page close", "digit editor open", "digit editor close",
+          "won/lost panel", "won/lost panel close")
+
+
+def _ms(cell):
+    """The latency cell's median and max ("8 / 11 / 17 ms, ..."): (11, 17), or None."""
+    try:
+        lo_mid_hi = cell.split(" ms", 1)[0].split(" / ")
+        return int(lo_mid_hi[1]), int(lo_mid_hi[2])
+    except (IndexError, ValueError, AttributeError):
+        return None
+
+
+def _int(cell):
+    try:
+        return int(cell.replace(",", ""))
+    except (ValueError, AttributeError):
+        return None
+
+
+PLAY_KEYS = ("play", "turn", "undo")
+
+
+def first_frames(steps, game):
+    """{key kind: [ms]}: the first frame's ms after each key of the plan ``steps`` that slid a card
+    (its SULTAN anim=slide line, said just before the key's line; keys of a burst left out)."""
+    timed = [k for _w, k, _l in steps if k not in ("burst", "wait")]
+    keys = [k for k in game.get("keys", []) if not k.get("burst")]
+    kinds = {(k.get("line"), k.get("line_ms")): kind for k, kind in zip(keys, timed, strict=False)}
+    out, pending = {}, None
+    for ln in game.get("lines", []):
+        m = re.match(r"SULTAN anim=slide frames=\d+ first=(\d+) ", ln["text"])
+        if m:
+            pending = int(m.group(1))
+        elif ln["text"].startswith("SULTAN key="):
+            kind = kinds.get((ln["text"], ln["ms"]))
+            if pending is not None and kind is not None:
+                out.setdefault(kind, []).append(pending)
+            pending = None
+        elif ln["text"].startswith("SULTAN anim="):
+            pending = None
+    return out
+
+
+def rows(cells, anims, firsts):
+    """[(figure, goal, value, met)] from the key plan's cells (tables.summarise), the animations'
+    {kind: [(frames, first, ms)]} (tables.anim_lines of both runs) and the slides' first frames by key
+    kind (``first_frames``); ``met``: True, False or None (no goal)."""
+    out = []
+    heap, ready = _int(cells.get("heap (bare code.py)")), _int(cells.get("mem_free at READY"))
+    share = ready * 100.0 / heap if heap and ready is not None else None
+    out.append(("mem_free at READY", ">= 60 % of the bare heap", "%s of %s (%.1f %%)" % (
+        cells["mem_free at READY"], cells["heap (bare code.py)"], share) if share is not None else "-",
+        None if share is None else share >= 60))
+    start = cells.get("start-up (s)", "-")
+    out.append(("start-up", "<= 1.0 s", start + " s" if start != "-" else "-",
+                None if start == "-" else float(start) <= 1.0))
+    for kind in PLAY_KEYS:
+        v = sorted(firsts.get(kind, []))
+        if v:
+            out.append(("first frame: %s" % kind, "<= 50 ms", "median %d, max %d ms (n=%d)" % (
+                statistics.median(v), v[-1], len(v)), v[-1] <= 50))
+    for kind in tables.KINDS:
+        if kind not in cells or kind not in PANELS + PLAY_KEYS:
+            continue
+        goal = "<= 100 ms" if kind in PANELS else ""
+        ms = _ms(cells[kind])
+        met = None if not goal or ms is None else ms[1] <= 100
+        value = re.sub(r" ms, [0-9,]+ px", " ms", cells[kind])
+        out.append((kind if kind in PANELS else "line: " + kind, goal, value, met))
+    others = []
+    for kind in tables.ANIMS:
+        v = anims.get(kind, [])
+        rates = sorted((f - 1) * 1000.0 / ms for f, _first, ms in v if f > 1 and ms > 0)
+        if not rates:
+            continue
+        value = "%d / %d (n=%d)" % (rates[0], statistics.median(rates), len(rates))
+        if kind == "slide":
+            out.append(("slide f/s, min / median", ">= 25 f/s", value, rates[0] >= 25))
+        else:
+            others.append("%s %s" % (kind, value))
+    if others:
+        out.append(("other f/s, min / median", "", ", ".join(others), None))
+    return out
+
+
+def table(cells, anims, firsts, label):
+    out = ["| figure | goal | %s | met |" % label, "|---|---|---|---|"]
+    for figure, goal, value, met in rows(cells, anims, firsts):
+        out.append("| %s | %s | %s | %s |" % (figure, goal or "-", value, {True: "yes", False: "**no**",
+                                                                        None: "-"}[met]))
+    return out
+
+
+def section(config, cells, games, date, firmware, deal):
+    """The ``## PyBadge`` section's lines for the PyBadge ``config``'s results."""
+    anims, firsts = {}, {}
+    for steps, name in ((config["steps"], config["name"]), (config["asteps"], config["name"] + " anim")):
+        for kind, v in tables.anim_lines(games.get(name, {}), steps).items():
+            anims.setdefault(kind, []).extend(v)
+        for kind, v in first_frames(steps, games.get(name, {})).items():
+            firsts.setdefault(kind, []).extend(v)
+    lines = table(cells, anims, firsts, tables.label(config))
+    return tables.section(HEADING, date, [firmware], CAPTION % deal, lines)
