@@ -171,13 +171,15 @@ def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path,
     rewrite) a fresh game with the damage message; how many ended each way is printed."""
     from sultan.saves.memory import MemoryRegion
     from sultan_host.bench import powercut
+    from sultan_host.bench.device.pbsaves import pico_shaped, same_as_host
 
     trials = powercut.plan(CI_CUTS, 1, short=1.5, long=74.0, sound=True)  # its menu: Sound and Lights too
     assert len(trials) >= 5
     run = Run(tmp_path, tree(tmp_path_factory, powercut.DEAL), "--keys", powercut.words(trials),
               "--seed", "1").ok()
     report = pico_shaped(run.report)
-    powercut.verdicts(trials, run.shots(), report, SIZE, same_as_host(tmp_path), cls=MemoryRegion, sound=True)
+    powercut.verdicts(trials, run.shots(), report, SIZE, same_as_host(str(tmp_path)), cls=MemoryRegion,
+                      sound=True)
     counts = {}
     for t in trials:
         counts[t.outcome] = counts.get(t.outcome, 0) + 1
@@ -185,29 +187,6 @@ def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path,
     print("power cuts: %s\n%s" % (counts, "\n".join(lines)))
     bad = [t for t in trials if not powercut.allowed(t)]
     assert not bad, "\n".join(lines)
-
-
-def pico_shaped(report):
-    """The report as powercut.verdicts reads the Pico's: the NVM's operations where its flash's were."""
-    nvm = report["nvm"]
-    cuts = [dict(c["nvm"], kind=c["kind"], at_ms=c["at_ms"]) for c in report["power_cycles"]]
-    flash = {"ops": nvm["ops"], "nvm": {"addr": nvm["addr"], "len": nvm["len"]}, "cuts": cuts,
-             "boots": report["flash"]["boots"]}
-    return dict(report, flash=flash)
-
-
-def same_as_host(tmp_path):
-    from PIL import Image
-    from sultan_host.board import compare_png
-
-    def same(path, img):
-        want = tmp_path / "host.png"
-        img.save(want)
-        r = compare_png.compare(path, str(want))
-        Image.open(path).close()
-        return r["differ"] == 0
-
-    return same
 
 
 # -- a seeded soak -------------------------------------------------------------------------------------------

@@ -12,6 +12,28 @@ from sultan_host.board.sources import ROOT
 EMULATE_JS = os.path.join(ROOT, "tools", "emulate", "emulate.js")
 
 
+def plan_jobs(args, what, keys, deal, **extra):
+    """(configs, jobs): one Wokwi image of ``deal`` a firmware and size, each a job playing ``keys`` (its name
+    and folder end in ``what``; ``extra``: more of the job's fields)."""
+    from sultan_host.board import wokwi as wokwi_image
+
+    configs, jobs = [], []
+    for fw in args.firmwares:
+        version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
+        for w, h in args.sizes:
+            name = "cp%s-%dx%d" % (version, w, h)
+            d = os.path.join(args.out, name + "-" + what)
+            os.makedirs(d, exist_ok=True)
+            image = os.path.join(d, "sultan.uf2")
+            wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(w, h),
+                                 deal=deal)
+            configs.append({"name": name, "version": version, "size": "%dx%d" % (w, h)})
+            jobs.append(dict({"name": name + " " + what, "image": image, "bootrom": args.bootrom, "dir": d,
+                              "keys": keys, "window": None if (w, h) == (320, 240) else "%dx%d" % (w, h)},
+                             **extra))
+    return configs, jobs
+
+
 def run_emulator(image, bootrom, out_dir, keys=None, scenario=None, window=None, report=None, extra=(),
                  shots=False, timeout_s=3000):
     cmd = [

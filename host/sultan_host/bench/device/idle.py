@@ -2,10 +2,8 @@
 RP2040's core spends waiting for an interrupt (WFI), as tools/emulate's report counts it; and of 10 s
 once the screen has dimmed (30 s after the key), when the game's idle passes sleep longer."""
 
-import os
-
 from sultan_host.bench.device import tables
-from sultan_host.board import wokwi as wokwi_image
+from sultan_host.bench.device.emulator import plan_jobs
 
 IDLE_MS = 10000
 # a game started (its first turn), then no key: 10 s, 21 s more, and 10 s with the screen dimmed
@@ -17,22 +15,8 @@ IDLE_CAPTION = ("deal %s, START then no key (the USB host attached): the core's 
 
 
 def idle_jobs(args):
-    """(configs, jobs): the idle plan on each firmware at each size."""
-    configs, jobs = [], []
-    for fw in args.firmwares:
-        version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
-        for w, h in args.sizes:
-            name = "cp%s-%dx%d" % (version, w, h)
-            d = os.path.join(args.out, name + "-idle")
-            os.makedirs(d, exist_ok=True)
-            image = os.path.join(d, "sultan.uf2")
-            wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(w, h),
-                                 deal=args.deal)
-            configs.append({"name": name, "version": version, "size": "%dx%d" % (w, h)})
-            jobs.append({"name": name + " idle", "image": image, "bootrom": args.bootrom, "dir": d,
-                         "keys": IDLE_KEYS, "window": None if (w, h) == (320, 240) else "%dx%d" % (w, h),
-                         "flash_time": True})
-    return configs, jobs
+    """(configs, jobs): the idle plan on each firmware at each size, with the flash's real times."""
+    return plan_jobs(args, "idle", IDLE_KEYS, args.deal, flash_time=True)
 
 
 def share(span):

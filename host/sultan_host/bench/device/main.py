@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from sultan_host.bench.device import pbfigures, pbsaves, pybadge, tables
-from sultan_host.bench.device.emulator import bare_run, game_run
+from sultan_host.bench.device.emulator import bare_run, game_run, plan_jobs
 from sultan_host.bench.device.idle import idle_jobs, idle_section
 from sultan_host.bench.device.plan import WON_DEAL, anim_plan, plan
 from sultan_host.bench.device.saves import cut_jobs, cut_run, print_cuts, print_wear, wear_jobs, wear_run
@@ -136,22 +136,7 @@ def make_jobs(args, keys):
 
 def anim_jobs(args):
     """(configs, jobs): the animation plan (``anim_plan``) on each firmware at each size."""
-    steps = anim_plan()
-    keys = " ".join(w for w, _k, _l in steps)
-    configs, jobs = [], []
-    for fw in args.firmwares:
-        version = "%d.%d.%d" % wokwi_image.circuitpython_version(fw)
-        for w, h in args.sizes:
-            name = "cp%s-%dx%d" % (version, w, h)
-            d = os.path.join(args.out, name + "-anim")
-            os.makedirs(d, exist_ok=True)
-            image = os.path.join(d, "sultan.uf2")
-            wokwi_image.make_uf2(fw, image, tree=os.path.join(d, "CIRCUITPY"), quiet=True, size=(w, h),
-                                 deal=WON_DEAL)
-            configs.append({"name": name, "version": version, "size": "%dx%d" % (w, h)})
-            jobs.append({"name": name + " anim", "image": image, "bootrom": args.bootrom, "dir": d,
-                         "keys": keys, "window": None if (w, h) == (320, 240) else "%dx%d" % (w, h)})
-    return configs, jobs
+    return plan_jobs(args, "anim", " ".join(w for w, _k, _l in anim_plan()), WON_DEAL)
 
 
 def print_soaks(args, games):
