@@ -4,11 +4,20 @@ reports are made up here, the host's store is the real one."""
 
 import argparse
 
+import pytest
 from sultan_host.bench.device import main, pbfigures, pbsaves, tables
 
 CONFIG = {"name": "pybadge-9.1.1-160x128", "board": "pybadge", "version": "9.1.1", "size": "160x128",
           "label": "PyBadge CP 9.1.1 160x128", "bare": "pybadge-9.1.1-160x128",
           "steps": [("A", "play", None)], "asteps": [("A", "play", None)]}
+
+
+@pytest.fixture(autouse=True)
+def pybadge_uf2(tmp_path, monkeypatch):
+    """A stand-in UF2 (only its name is read): the sections name the firmware, on a machine with none."""
+    uf2 = tmp_path / "adafruit-circuitpython-pybadge-en_US-9.1.1.uf2"
+    uf2.write_bytes(b"")
+    monkeypatch.setenv("PYBADGE_UF2", str(uf2))
 
 
 def game(anim):
