@@ -8,23 +8,10 @@ import re
 import pytest
 from pybadge_uf2 import firmware, missing
 
+from sultan_host.board.wokwi import BARE_CODE
+
 UF2 = firmware()
 pytestmark = [pytest.mark.slow] if UF2 else [pytest.mark.slow, missing()]
-
-# On the PyBadge supervisor.runtime.serial_connected is True as soon as the display's terminal runs, so a
-# code.py that means to be heard waits for DTR itself.
-BARE = """import supervisor
-t0 = supervisor.ticks_ms()
-import gc
-gc.collect()
-free, used = gc.mem_free(), gc.mem_alloc()
-import usb_cdc
-while not usb_cdc.console.connected:
-    pass
-waited = (supervisor.ticks_ms() - t0) & 0x3FFFFFFF
-print("SULTAN BARE heap=%d mem_free=%d waited_ms=%d" % (free + used, free, waited))
-"""
-
 
 class Console:
     def __init__(self, mcu):
@@ -51,7 +38,7 @@ def test_the_real_firmware_enumerates_and_its_console_answers(tmp_path):
 
     mcu = Mcu(board=boards.load("pybadge"))
     mcu.load_uf2(UF2)
-    (tmp_path / "code.py").write_text(BARE)
+    (tmp_path / "code.py").write_text(BARE_CODE)
     mcu.board.load_flash(fatimage.flash_image(str(tmp_path)))
     con = Console(mcu)
     host = UsbHost(mcu, on_serial=con.hear)

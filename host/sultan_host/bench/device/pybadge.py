@@ -43,21 +43,13 @@ def run(out, *args, shots=False):
     return data, proc.returncode, proc.stderr[-1500:], time.time() - t0
 
 
-# the bare code.py (sultan_host.board.wokwi's), its line said 0.2 s after the port opened: on the samd51
-# machine a line printed within moments of DTR never reaches the host (open: the USB model, or 9.1.1's
-# CDC); waited_ms counts the pause, so the start it gives is the same
-PAUSE = "import time\ntime.sleep(0.2)\n"
-
-
 def bare_tree(out):
     from sultan_host.board.wokwi import BARE_CODE
 
     tree = os.path.join(out, "CIRCUITPY")
     os.makedirs(tree, exist_ok=True)
-    code = BARE_CODE.replace("print(", PAUSE + "print(", 1)
-    assert code != BARE_CODE
     with open(os.path.join(tree, "code.py"), "w") as f:
-        f.write(code)
+        f.write(BARE_CODE)
     return tree
 
 
