@@ -7,7 +7,6 @@ import re
 
 import pytest
 from pybadge_uf2 import firmware, missing
-
 from sultan_host.board.wokwi import BARE_CODE
 
 UF2 = firmware()
