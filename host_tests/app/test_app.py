@@ -72,7 +72,7 @@ class FakeSound:
     def event(self, name):
         self.events.append(name)
 
-    def update(self):
+    def update(self, idle=True):
         self.updates += 1
 
     def set_sound(self, on):
@@ -130,6 +130,31 @@ def test_a_sound_made_later_has_no_switches_in_the_menu_unless_its_class_says_so
                          (app.Silent(), False), (None, False)):
         ctrl, _screen = app.start(HeadlessDisplay(160, 128), deal=7, sound=sound)
         assert ctrl.has_sound is shown, sound
+
+
+def test_a_silent_makes_its_sound_at_the_first_event_and_only_in_the_main_loop():
+    made = []
+
+    def make():
+        made.append(FakeSound())
+        return made[-1]
+
+    s = app.Silent(make)
+    s.update()
+    s.update(False)
+    assert made == []  # no event yet: nothing made
+    s.event("place")
+    s.update(False)  # an animation's frame: it waits
+    assert made == []
+    s.update()  # the main loop's pass: made, and the event played
+    assert len(made) == 1 and made[0].events == ["place"]
+    s.event("win")
+    s.update(False)
+    assert made[0].events == ["place", "win"] and made[0].updates == 1  # from now on, every update
+    none = app.Silent(lambda: None)  # no sound to make: it stays silent
+    none.event("place")
+    none.update()
+    assert isinstance(none.sound, app.Silent)
 
 
 def test_frames_limit_returns_without_keys():

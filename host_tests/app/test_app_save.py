@@ -129,7 +129,7 @@ class _FakeSound:
     def event(self, name):
         pass
 
-    def update(self):
+    def update(self, idle=True):
         pass
 
     def set_sound(self, on):

@@ -316,7 +316,7 @@ class Heard:
     def event(self, name):
         self.calls.append(name)
 
-    def update(self):
+    def update(self, idle=True):
         self.calls.append("update")
 
     def set_sound(self, on):

@@ -342,3 +342,33 @@ def test_a_card_chosen_in_the_menu_travels_after_the_menu_has_gone(monkeypatch):
     first, ms = int(line.split("first=")[1].split()[0]), int(line.split("ms=")[1])
     assert first >= 150  # the menu's closing frame, before the slide's clock starts
     assert key_frames(d, lines, len(script) + 1) >= 3 and ms >= motion.SLIDE_MS // 2  # then the card
+
+
+def test_a_sound_made_at_the_first_play_waits_for_its_slide():
+    """The board's Sound is made at its first event (sultan.app.Silent), but by the main loop, not
+    between the slide's frames: making it (about 50 ms on the PyBadge) would hold up the first frame."""
+    from sultan import app
+
+    made, heard = [], []
+
+    class Heard:
+        def event(self, name):
+            heard.append(name)
+
+        def update(self, idle=True):
+            pass
+
+        def set_sound(self, on):
+            pass
+
+        set_lights = set_sound
+
+    def make():
+        made.append(motion.clock())  # the frame clock's time: when it was made
+        return Heard()
+
+    d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A", sound=app.Silent(make))
+    frames = key_frames(d, lines, 2)
+    assert ctrl.game.placed == 1 and frames >= 3 and heard == ["place"]
+    slide_end = d.shots[d.said[-1] - 1][0]  # the key's last frame, its line said after it
+    assert len(made) == 1 and made[0] >= slide_end

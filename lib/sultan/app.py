@@ -87,8 +87,9 @@ class Silent:
 
     ``Silent(make)``: a board's Sound made at its first sound event, not before READY, by ``make()``
     (the board profile's), which gives it, or None (then it stays silent).  The main loop's next
-    ``update`` (the key's frame comes first) makes it and plays that event; from then on it has every
-    event and update.  Either way no switches in the menu (the PyBadge's subclass adds them).
+    ``update`` makes it and plays that event, never an animation's (``idle=False``): on the PyBadge
+    making it takes about 50 ms, which would hold up the slide's first frame.  From then on it has
+    every event and update.  Either way no switches in the menu (the PyBadge's subclass adds them).
     One class, not two: each class and method's code is heap on the board."""
 
     sound = None  # the Sound once made (a Silent if it could not be)
@@ -103,10 +104,10 @@ class Silent:
         elif self.make is not None:
             self.pending = name
 
-    def update(self):
+    def update(self, idle=True):
         if self.sound is not None:
             self.sound.update()
-        elif self.pending is not None:
+        elif self.pending is not None and idle:
             self.sound = self.make() or Silent()
             self.sound.event(self.pending)
 

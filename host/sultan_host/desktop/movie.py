@@ -78,7 +78,7 @@ class PacedKeys:
         return None
 
 
-def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None):
+def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None, sound=None):
     """(display, controller, lines) after playing ``script``; ``display.shots`` holds every frame,
     and ``display.said[i]`` how many of them were drawn when ``lines[i]`` was said (a key's
     ``SULTAN key=`` line: its last frame is ``shots[said[i] - 1]``, what the emulator photographs)."""
@@ -99,7 +99,7 @@ def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None):
     motion.clock = clock
     try:
         ctrl = app.run(display, keys, board_id="movie", deal=deal, console=say,
-                       rand_deal=lambda: 1, idle=0, store=store)
+                       rand_deal=lambda: 1, idle=0, store=store, sound=sound)
     finally:
         motion.clock = None
     return display, ctrl, lines

@@ -107,7 +107,7 @@ class Animation:
         """True once a key has been pressed (kept in ``pending``); releases are dropped."""
         if self.pending is not None:
             return True
-        self.sound.update()  # tones end and notes start on time while the cards travel
+        self.sound.update(False)  # tones end and notes start on time while the cards travel
         ev = self.events.get()
         while ev is not None:
             if ev.pressed:

@@ -181,8 +181,9 @@ class Sound:
         """True while a tone or the lights are still running."""
         return self._playing or bool(self._queue) or self._sweep >= 0
 
-    def update(self):
-        """Advance tones and lights to now; cheap when idle.  Call every pass of the main loop."""
+    def update(self, idle=True):
+        """Advance tones and lights to now; cheap when idle.  Call every pass of the main loop, and
+        between an animation's frames with ``idle=False`` (which only ``sultan.app.Silent`` heeds)."""
         if not self._playing and not self._queue and self._sweep < 0:
             return
         now = self.clock() & _MASK
