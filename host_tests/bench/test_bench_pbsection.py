@@ -47,6 +47,21 @@ def test_the_pybadge_rows_say_whether_each_goal_is_met():
     assert slow["start-up"][3] is False and "first frame: play" not in slow
 
 
+def test_a_panel_after_a_cards_travel_is_judged_without_the_travel():
+    steps = [("START", "won/lost panel", None)]
+    lost = game((60, 4, 99))  # the losing turn's card travels 99 ms, then the panel: 120 ms in all
+    lost["lines"][-1]["text"] = lost["keys"][0]["line"] = "SULTAN key=START"
+    travel = pbfigures.less_travel(steps, lost)
+    assert travel == {"won/lost panel": [21]}
+    assert pbfigures.first_frames(steps, lost) == {"won/lost panel": [4]}
+    c = tables.summarise(steps, lost, {"heap": 120000, "line_ms": 700})
+    row = {r[0]: r for r in pbfigures.rows(c, {}, {}, travel)}["won/lost panel"]
+    assert row[2:] == ("120 / 120 / 120 ms (n=1); less the card's travel, max 21 ms", True)
+    slow = {r[0]: r for r in pbfigures.rows(c, {}, {}, {"won/lost panel": [130]})}["won/lost panel"]
+    assert slow[3] is False
+    assert {r[0]: r for r in pbfigures.rows(c, {}, {})}["won/lost panel"][3] is False  # 120 ms, no slide
+
+
 def test_a_pybadge_run_writes_its_own_section_and_leaves_the_picos_as_they_were():
     args = argparse.Namespace(deal=7, firmwares=[])
     games = {CONFIG["name"]: game(None), CONFIG["name"] + " anim": game((11, 20, 250))}

@@ -29,7 +29,8 @@ CAPTION = (
     "the samd51 emulator, simulated time: a cycle a 16-bit instruction, two a 32-bit one, at 120 MHz, with "
     "no flash wait states or CMCC misses (optimistic); SPI at the firmware's baud. Deal %s's key plan and "
     "the animation plan; a line: keypad latch -> SULTAN key= line, min / median / max ms (n); a first "
-    "frame: the key -> its slide's first frame")
+    "frame: the key -> its slide's first frame; a panel after or before a card's travel (the anim line's "
+    "first to last frame) judged without it")
 PANELS = ("menu open", "menu close", "page open", "page close", "digit editor open", "digit editor close",
           "won/lost panel", "won/lost panel close")
 
@@ -53,31 +54,52 @@ def _int(cell):
 PLAY_KEYS = ("play", "turn", "undo")
 
 
-def first_frames(steps, game):
-    """{key kind: [ms]}: the first frame's ms after each key of the plan ``steps`` that slid a card
-    (its SULTAN anim=slide line, said just before the key's line; keys of a burst left out)."""
+def _slid(steps, game):
+    """(key kind, first, ms, latency) for each key of the plan ``steps`` that slid a card: its SULTAN
+    anim=slide line (said just before the key's line) gives the first frame's ms after the key and the
+    travel's (first to last frame), the key its latch -> line ms; keys of a burst left out."""
     timed = [k for _w, k, _l in steps if k not in ("burst", "wait")]
     keys = [k for k in game.get("keys", []) if not k.get("burst")]
-    kinds = {(k.get("line"), k.get("line_ms")): kind for k, kind in zip(keys, timed, strict=False)}
-    out, pending = {}, None
+    kinds = {(k.get("line"), k.get("line_ms")): (kind, k) for k, kind in zip(keys, timed, strict=False)}
+    pending = None
     for ln in game.get("lines", []):
-        m = re.match(r"SULTAN anim=slide frames=\d+ first=(\d+) ", ln["text"])
+        m = re.match(r"SULTAN anim=slide frames=\d+ first=(\d+) ms=(\d+)", ln["text"])
         if m:
-            pending = int(m.group(1))
+            pending = int(m.group(1)), int(m.group(2))
         elif ln["text"].startswith("SULTAN key="):
-            kind = kinds.get((ln["text"], ln["ms"]))
+            kind, key = kinds.get((ln["text"], ln["ms"]), (None, None))
             if pending is not None and kind is not None:
-                out.setdefault(kind, []).append(pending)
+                yield kind, pending[0], pending[1], key["line_ms"] - key["latch_ms"]
             pending = None
         elif ln["text"].startswith("SULTAN anim="):
             pending = None
+
+
+def first_frames(steps, game):
+    """{key kind: [ms]}: the first frame's ms after each key of the plan ``steps`` that slid a card."""
+    out = {}
+    for kind, first, _ms, _latency in _slid(steps, game):
+        out.setdefault(kind, []).append(first)
     return out
 
 
-def rows(cells, anims, firsts):
+def less_travel(steps, game):
+    """{panel kind: [ms]}: a panel key's latency less its card's travel (the losing turn's card goes to
+    the talon before the panel shows; the undo that closes it takes the panel away, then slides)."""
+    out = {}
+    for kind, _first, ms, latency in _slid(steps, game):
+        if kind in PANELS:
+            out.setdefault(kind, []).append(int(round(latency - ms)))
+    return out
+
+
+def rows(cells, anims, firsts, travel=None):
     """[(figure, goal, value, met)] from the key plan's cells (tables.summarise), the animations'
-    {kind: [(frames, first, ms)]} (tables.anim_lines of both runs) and the slides' first frames by key
-    kind (``first_frames``); ``met``: True, False or None (no goal)."""
+    {kind: [(frames, first, ms)]} (tables.anim_lines of both runs), the slides' first frames by key
+    kind (``first_frames``) and the panels' ms less their card's travel (``less_travel``: a panel with
+    them is judged on them, as the menu's Motion switch chooses the travel); ``met``: True, False or
+    None (no goal)."""
+    travel = travel or {}
     out = []
     heap, ready = _int(cells.get("heap (bare code.py)")), _int(cells.get("mem_free at READY"))
     share = ready * 100.0 / heap if heap and ready is not None else None
@@ -99,6 +121,10 @@ def rows(cells, anims, firsts):
         ms = _ms(cells[kind])
         met = None if not goal or ms is None else ms[1] <= 100
         value = re.sub(r" ms, [0-9,]+ px", " ms", cells[kind])
+        own = sorted(travel.get(kind, []))
+        if own and goal:
+            value += "; less the card's travel, max %d ms" % own[-1]
+            met = own[-1] <= 100
         out.append((kind if kind in PANELS else "line: " + kind, goal, value, met))
     others = []
     for kind in tables.ANIMS:
@@ -116,9 +142,9 @@ def rows(cells, anims, firsts):
     return out
 
 
-def table(cells, anims, firsts, label):
+def table(cells, anims, firsts, label, travel=None):
     out = ["| figure | goal | %s | met |" % label, "|---|---|---|---|"]
-    for figure, goal, value, met in rows(cells, anims, firsts):
+    for figure, goal, value, met in rows(cells, anims, firsts, travel):
         out.append("| %s | %s | %s | %s |" % (figure, goal or "-", value, {True: "yes", False: "**no**",
                                                                         None: "-"}[met]))
     return out
@@ -126,11 +152,13 @@ def table(cells, anims, firsts, label):
 
 def section(config, cells, games, date, firmware, deal):
     """The ``## PyBadge`` section's lines for the PyBadge ``config``'s results."""
-    anims, firsts = {}, {}
+    anims, firsts, travel = {}, {}, {}
     for steps, name in ((config["steps"], config["name"]), (config["asteps"], config["name"] + " anim")):
         for kind, v in tables.anim_lines(games.get(name, {}), steps).items():
             anims.setdefault(kind, []).extend(v)
         for kind, v in first_frames(steps, games.get(name, {})).items():
             firsts.setdefault(kind, []).extend(v)
-    lines = table(cells, anims, firsts, tables.label(config))
+        for kind, v in less_travel(steps, games.get(name, {})).items():
+            travel.setdefault(kind, []).extend(v)
+    lines = table(cells, anims, firsts, tables.label(config), travel)
     return tables.section(HEADING, date, [firmware], CAPTION % deal, lines)
