@@ -62,6 +62,44 @@ def setting(name):  # -> str | None
     return None if value is None else str(value)
 
 
+def one_heap():  # -> object (keep it while the game runs) | None
+    """CircuitPython 9 and 10 grow the heap in pieces (8, 16, 32, 64 KB) taken from the system allocator,
+    which rounds each up to its size class and leaves the rest unused: 7.4 KB on the PyBadge by READY.
+    One piece of all the free memory, taken before the game's imports, loses none.  A tuple is one
+    allocation, so its id() says where the piece is; a small object left in it keeps the piece (an
+    empty one goes back) once the tuple is gone.  Returns that object, or None: on 8.x (one heap that
+    never grows) or when the piece could not be held."""
+    import gc
+    import sys
+
+    if sys.implementation.version[0] < 9:
+        return None
+    gc.collect()
+    lo, hi = 0, gc.mem_free() // 4  # type: ignore[attr-defined]
+    while hi - lo > 4:  # the largest tuple that fits: the free memory's largest piece
+        n = (lo + hi) // 2
+        try:
+            t = (None,) * n
+            lo = n
+        except MemoryError:
+            hi = n
+        t = None
+        gc.collect()
+    try:
+        small = [None] * 800  # made first: the piece has no room for a list that grows
+        t = (None,) * lo
+    except MemoryError:
+        return None
+    start = id(t)
+    for i in range(800):  # the first small object past the tuple (earlier pieces fill up first)
+        b = small[i] = bytearray(16)
+        if start < id(b) < start + 4 * lo + 4096:
+            small = t = None
+            gc.collect()
+            return b
+    return None
+
+
 def parts():  # -> (display, keys, board_id, store, sound, deal)
     """What ``sultan.app.run`` plays with on this board: its display and keys, its id, the save
     store and the sound (None where there are none), and the test deal (None: a random one)."""

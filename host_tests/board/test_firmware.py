@@ -574,6 +574,20 @@ def test_window_profile_is_a_test_profile_with_no_pins():
             assert "profile_pico_window" not in f.read()
 
 
+def test_one_heap_leaves_a_heap_that_never_grows_alone(monkeypatch):
+    """CircuitPython 8 (and CPython, MicroPython) have one heap that never grows: one_heap takes
+    nothing there, and never asks the collector."""
+    ns = vars(firmware_module(monkeypatch, "launch"))
+
+    class Untouched:
+        def __getattr__(self, name):
+            raise AssertionError("gc." + name + " called")
+
+    monkeypatch.setitem(sys.modules, "gc", Untouched())
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython", version=(8, 2, 7)))
+    assert ns["one_heap"]() is None
+
+
 def test_code_py_is_only_the_door():
     """code.py, the one file CircuitPython compiles from source at every start (80 ms on the Pico
     for the whole launcher), gets the parts from the compiled launcher, lets it go and plays."""
@@ -581,6 +595,6 @@ def test_code_py_is_only_the_door():
         src = f.read()
     tree = ast.parse(src)
     calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call)]
-    assert [ast.unparse(c.func) for c in calls] == ["launch.parts", "forget", "app.run"]
+    assert [ast.unparse(c.func) for c in calls] == ["launch.one_heap", "launch.parts", "forget", "app.run"]
     assert 'forget("launch")' in src and "del launch" in src
     assert len(src.splitlines()) < 20
