@@ -189,6 +189,78 @@ def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path,
     assert not bad, "\n".join(lines)
 
 
+# -- a won game: the win's sweep and tune --------------------------------------------------------------------
+def tones(samples, gap_ms=10.0):
+    """The square waves in the DAC's output changes ([ms, code] each): [(start ms, Hz, ms)], timed by the
+    rising edges (a period's halves may differ by a sample); a tone ends where no edge rises for
+    ``gap_ms`` (the lowest note's period is 6.8 ms) or the period changes by a tenth (one note
+    straight after another)."""
+    out, run, last = [], [], None
+
+    def close():
+        if len(run) >= 4:
+            periods = sorted(b - a for a, b in zip(run, run[1:], strict=False))
+            out.append((run[0], 1000.0 / periods[len(periods) // 2], run[-1] - run[0]))
+
+    for ms, code in samples:
+        rising, last = last is not None and code > last, code
+        if not rising:
+            continue
+        if run and (ms - run[-1] > gap_ms or len(run) >= 2 and abs((ms - run[-1]) - (run[-1] - run[-2]))
+                                                                 > 0.1 * (run[-1] - run[-2])):
+            close()
+            run = []
+        run.append(ms)
+    close()
+    return out
+
+
+def test_tones_finds_two_notes_and_a_rest():
+    """500 Hz for 8 ms (uneven halves), 1 kHz straight after, a 20 ms rest, 500 Hz again."""
+    samples = [[0.0, 2048]]
+    for start, period, n in ((0.5, 2.0, 5), (10.0, 1.0, 10), (40.0, 2.0, 4)):
+        for k in range(n):
+            samples += [[start + k * period, 2304], [start + (k + 0.45) * period, 1792]]
+    got = tones(samples)
+    assert [(round(hz), round(ms)) for _t, hz, ms in got] == [(500, 8), (1000, 9), (500, 6)]
+
+
+def test_a_won_game_shows_the_host_win_sweep_and_plays_its_tune(tmp_path, tmp_path_factory):
+    """Deal 322 played to its win with autoplay (test_screen_emulator.over_plan, the PyBadge's menu), the
+    cascade ended by a key, then 2.5 s for the sweep: the won panel equals the host's, the NeoPixel
+    frames on D8 after READY are the host Sound's win sweep ending dark, and the DAC plays the win's
+    tune, each note at the pitch of the host's one-period sample at 16 kHz and for its length."""
+    from sultan.saves.memory import MemoryRegion
+    from sultan.saves.store import Store
+    from sultan.ui import sound
+    from sultan_host.desktop.screenshot import render
+    from test_firmware_emulator import win_lights
+    from test_screen_emulator import WON_DEAL, over_plan
+
+    plan = over_plan(WON_DEAL, sound=True)
+    run = Run(tmp_path, tree(tmp_path_factory, WON_DEAL), "--keys", plan.keys(), "--after-ms", "2500",
+              "--flash-time-scale", "0").ok()
+    done = " ".join(w.split("*")[0] for w in plan.words if not w.startswith("WAIT:"))
+    want = render(WON_DEAL, SIZE, done, store=Store(MemoryRegion()), sound=True)[0]
+    differ = differences(tmp_path, run.shots()[-1:], [want], ["the won panel"])
+    assert not differ, differ
+    ready_ms = run.report["ready"][0]["ms"]  # before it, the firmware's own dark frames (its board reset)
+    lit = [f["pixels"] for f in run.report["neopixels"] if f["at_ms"] > ready_ms]
+    assert lit == win_lights(), "%d NeoPixel frames after READY, %d in the host's sweep" % (
+        len(lit), len(win_lights()))
+    notes = [(f, ms) for f, ms in sound.TUNES["win"] if f]
+    wanted = [16000.0 / len(sound.square_wave(f, 16000, 0.125)) for f, _ms in notes]
+    got = tones(run.report["dac"]["samples"])
+    starts = [i for i in range(len(got) - len(notes) + 1)
+              if all(abs(got[i + j][1] - hz) < 0.02 * hz for j, hz in enumerate(wanted))]
+    assert starts, "no win tune in the DAC's %d tones: %s" % (len(got), [(round(t), round(hz), round(ms))
+                                                                          for t, hz, ms in got[-12:]])
+    tune = got[starts[-1]:starts[-1] + len(notes)]
+    print("the win's tune on the DAC: %s" % [(round(hz), round(ms)) for _t, hz, ms in tune])
+    for (_t, _hz, ms), (f, length) in zip(tune, notes, strict=True):
+        assert abs(ms - length) <= 15, (f, length, ms)
+
+
 # -- a seeded soak -------------------------------------------------------------------------------------------
 SOAK_KEYS = 60  # CI's share; the benchmark's soak is 300
 

@@ -102,10 +102,10 @@ def screens_plan(sound=False):
     return p
 
 
-def over_plan(deal):
+def over_plan(deal, sound=False):
     """Autoplay on, then START until the game ends; only the last START is photographed, and the
-    key after it (a won game's cascade runs until a key)."""
-    p = Plan(deal)
+    key after it (a won game's cascade runs until a key).  ``sound``: as screens_plan's."""
+    p = Plan(deal, sound)
     p.choose(M_AUTO)
     while p.ctrl.mode != OVER:
         p.press("START", burst=True)

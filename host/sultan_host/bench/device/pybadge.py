@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 from sultan_host.bench.device.plan import WON_DEAL, anim_plan, plan
@@ -28,10 +29,29 @@ def version():
     return m.group(1) if m else "9"
 
 
+_trees, _building = {}, threading.Lock()
+
+
+def tree_of(deal):
+    """The CIRCUITPY tree of ``deal``, built once for the whole benchmark: runs in parallel that each
+    built build/pybadge/CIRCUITPY raced in its staging folder."""
+    with _building:
+        if deal not in _trees:
+            from sultan_host.board.sources import ROOT
+
+            tree = os.path.join(ROOT, "build", "bench-device", "pybadge-tree-%s" % deal, "CIRCUITPY")
+            image.build_tree(tree, deal=int(deal))
+            _trees[deal] = tree
+        return _trees[deal]
+
+
 def run(out, *args, shots=False):
     """(report, returncode, stderr's tail, wall s) of one harness run into ``out`` (``shots``: its
-    screenshots there too)."""
+    screenshots there too); a ``--deal`` run gets its deal's tree (``tree_of``)."""
     os.makedirs(out, exist_ok=True)
+    if "--deal" in args and "--tree" not in args:
+        i = args.index("--deal")
+        args = args[:i] + ("--tree", tree_of(args[i + 1])) + args[i + 2:]  # the deal is in its tree
     report = os.path.join(out, "report.json")
     if os.path.exists(report):  # never read an earlier run's figures
         os.remove(report)
