@@ -86,7 +86,7 @@ def one_heap():  # -> object (keep it while the game runs) | None
         t = None
         gc.collect()
     try:
-        small = [None] * 800  # made first: the piece has no room for a list that grows
+        small = [bytearray(0)] * 800  # made first: the piece has no room for a list that grows
         t = (None,) * lo
     except MemoryError:
         return None
@@ -94,7 +94,7 @@ def one_heap():  # -> object (keep it while the game runs) | None
     for i in range(800):  # the first small object past the tuple (earlier pieces fill up first)
         b = small[i] = bytearray(16)
         if start < id(b) < start + 4 * lo + 4096:
-            small = t = None
+            del small, t
             gc.collect()
             return b
     return None
