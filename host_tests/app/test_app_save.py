@@ -150,7 +150,6 @@ def test_a_fresh_start_deals_the_ruleset_last_chosen(tmp_path):
     st.flush()
     st2 = Store(region)
     assert st2.load().rules == engine.RULES_SEED and st2.settings == engine.RULES_CLASSIC << 2
-    st2.buf = bytearray(st2.slot_size)
     st2._write(None)  # the statistics and settings only
     ctrl, _ = app.start(HeadlessDisplay(160, 128), deal=9, store=Store(region), rand_deal=lambda: 1)
     assert ctrl.game.deal == 9 and ctrl.game.rules == engine.RULES_CLASSIC == ctrl.rules

@@ -134,12 +134,14 @@ def test_a_game_comes_back_after_a_power_cycle(tmp_path, tmp_path_factory):
     """Played, the idle write, RESET: the board shows what the host's app shows on the region its store
     left (the PyBadge's: 2 KB of an NVM whose every write erases), and undo reaches back across the reset."""
     from sultan.saves.memory import MemoryRegion
+    from sultan.saves.stats import get
     from sultan.saves.store import Slots, Store
+    from sultan_host.bench.powercut import BadgeRegion
     from sultan_host.desktop.screenshot import render
 
     before = "RIGHT A START START DOWN RIGHT A A START".split()
     after = ["LEFT", "B", "B"]
-    region = MemoryRegion()
+    region = BadgeRegion()
     render(7, SIZE, " ".join(before), store=Store(region))  # its flush at the end: the idle write
     saved = bytes(region.data)
     pictures = [render(7, SIZE, " ".join(after[:n]), store=Store(MemoryRegion(data=saved)), sound=True)[0]
@@ -157,8 +159,11 @@ def test_a_game_comes_back_after_a_power_cycle(tmp_path, tmp_path_factory):
     assert not differ, "\n".join(differ)
     ops = run.report["nvm"]["ops"]
     assert ops and ops[0]["op"] == "erase_block" and not any("cut_ms" in o for o in ops)
-    board_rec, board_game, board_damaged = Slots(MemoryRegion(data=nvm.read_bytes()[:len(saved)])).read()
+    board = nvm.read_bytes()[:len(saved)]
+    board_rec, board_game, board_damaged = Slots(MemoryRegion(data=board)).read()
     assert not board_damaged and (board_game.deal, board_game.moves) == (game.deal, game.moves)
+    n = get(board, 8, 2)
+    assert board[1024:1024 + n] == board[:n]  # the record in both slots
 
 
 CI_CUTS = ("first write", "checkpoint", "pass end", "settings", "checkpoint")
@@ -169,7 +174,6 @@ def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path,
     16 pages back (50 + 16 x 1.5 ms), so offsets are drawn within a page write (short) or the whole write
     (long).  Every boot shows the last write, the one before, or (only for a cut inside that erase or
     rewrite) a fresh game with the damage message; how many ended each way is printed."""
-    from sultan.saves.memory import MemoryRegion
     from sultan_host.bench import powercut
     from sultan_host.bench.device.pbsaves import pico_shaped, same_as_host
 
@@ -178,8 +182,8 @@ def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path,
     run = Run(tmp_path, tree(tmp_path_factory, powercut.DEAL), "--keys", powercut.words(trials),
               "--seed", "1").ok()
     report = pico_shaped(run.report)
-    powercut.verdicts(trials, run.shots(), report, SIZE, same_as_host(str(tmp_path)), cls=MemoryRegion,
-                      sound=True)
+    powercut.verdicts(trials, run.shots(), report, SIZE, same_as_host(str(tmp_path)),
+                      cls=powercut.BadgeRegion, sound=True)
     counts = {}
     for t in trials:
         counts[t.outcome] = counts.get(t.outcome, 0) + 1

@@ -11,6 +11,7 @@ from sultan.rules import engine
 from sultan.rules.engine import Game
 from sultan.saves import reader
 from sultan.saves.nvm import NvmRegion
+from sultan.saves.stats import get
 from sultan.saves.store import DAMAGED, Store
 from sultan_host.bench.mash import state
 from sultan_host.bench.ports import ERASE, Rp2040Nvm, Samd51Nvm, apply, busy_ms
@@ -44,7 +45,7 @@ def pico_store(nvm):
 
 
 def badge_store(nvm):
-    return Store(NvmRegion(nvm, 0, 2048, False), max_pending=10**6)
+    return Store(NvmRegion(nvm, 0, 2048, False, True), max_pending=10**6)
 
 
 def look(mem, kind=Rp2040Nvm, make=pico_store):
@@ -334,20 +335,43 @@ def test_a_downgrade_reads_an_older_state_of_the_log_never_damage():
 # ------------------------------------------------------------------ the PyBadge; small regions
 
 
-def test_the_pybadge_keeps_two_slots_and_erases_once_a_write():
+def test_the_pybadge_writes_each_record_into_both_slots_with_one_erase():
     nvm = Badge()
     st = badge_store(nvm)
-    assert st.load() is None and st.end is None
+    assert st.load() is None and st.end is None and st.mirror
     g = Game(deal=8)
-    offsets = []
-    for _ in range(5):
+    for k in range(5):
         for _ in range(6):
             g.step()
         st.save(g)
         st.flush()
-        offsets.append(st.last)
-    assert offsets == [0, 1024, 0, 1024, 0] and nvm.erases == 5
+        n = get(nvm.mem, 8, 2)
+        assert nvm.mem[0:n] == nvm.mem[1024:1024 + n] and get(nvm.mem, 4, 4) == k + 1
+        assert nvm.erases == k + 1
     assert nvm.mem[2048:] == b"\xff" * 6144
+    assert state(badge_store(Samd51Nvm(data=nvm.mem)).load()) == state(g)
+
+
+def test_a_pybadge_erase_cut_that_spares_one_slot_gives_the_newest_record():
+    """Either slot left whole by a part-done erase holds the newest record: never an older one."""
+    mem, plan, before, after = a_write(Badge, erase=True, make=badge_store)
+    for spared in (0, 1024):
+        cut = bytearray(b"\xff" * len(mem))
+        cut[spared:spared + 1024] = mem[spared:spared + 1024]
+        assert classify(look(bytes(cut), Samd51Nvm, badge_store), before, after, cut) == BEFORE
+
+
+def test_a_pybadge_erase_cut_at_its_first_moments_never_loads_an_older_record():
+    mem, plan, before, after = a_write(Badge, erase=True, make=badge_store)
+    erase_ms = plan[0][3]
+    rnd = random.Random(5)
+    seen = set()
+    for k in range(200):
+        cut = apply(mem, plan, erase_ms * 0.02 * (k + 0.5) / 200, rnd)  # inside its first 2 %
+        got = classify(look(cut, Samd51Nvm, badge_store), before, after, cut)
+        assert got in (BEFORE, FRESH_DAMAGED), (k, got)
+        seen.add(got)
+    assert seen == {BEFORE, FRESH_DAMAGED}
 
 
 def test_a_pybadge_write_cut_at_seeded_moments_never_half_loads():

@@ -32,7 +32,7 @@ from sultan.ui.controller import Controller
 
 DEAL = 7
 KINDS = ("first write", "checkpoint", "pass end", "settings", "decided")
-OUTCOMES = ("last", "before", "damaged", "erased")  # and, rarely, "older" (see verdicts)
+OUTCOMES = ("last", "before", "damaged", "erased")  # and, rarely on the Pico, "older" (see verdicts)
 IDLE = "WAIT:11000"  # the store writes after 10 s without a key
 JUNK = bytes(range(256)) * 16  # a region (up to 4 KB) that reads as damage
 
@@ -158,6 +158,13 @@ class PicoRegion(MemoryRegion):
     erase_free = True
 
 
+class BadgeRegion(MemoryRegion):
+    """The PyBadge's NVM in RAM: 2 KB of its 8 KB block, which every write erases, so the host's store
+    lays its saves out as the board's does (``sultan.saves.nvm``: each record in both slots)."""
+
+    every_write_erases = True
+
+
 def recording(cls):
     """A ``cls`` region that keeps a copy of itself after every write."""
 
@@ -262,7 +269,8 @@ def verdicts(trials, shots, report, size, same, cls=PicoRegion, sound=False):
         seq = int(m.group(1)) if m else -1
         t.cut = dict(cut, whole_sector=whole_sector(cut, flash["ops"], flash["nvm"]), seq=seq)
         found, writes = candidates(t, region, size, since_boot, cls, sound)
-        # an erase cut in its first moments may leave a record from further back whole ("older")
+        # an erase cut in its first moments may leave a record from further back whole ("older"): the
+        # Pico's log holds several; the PyBadge's two slots hold the newest twice, so never there
         older = (("older", pictures(data, t.check, size, cls, sound))
                  for data in reversed((history + writes[:-2])[-8:]))
         t.outcome = None

@@ -5,7 +5,8 @@
     game = store.load(game)       # None: start a new game (store.message may say why)
 
 The PyBadge's SAMD51 has 8 KB of NVM and its port erases the 8 KB block on
-every write: there the two 1024-byte slots take the first 2 KB.  The Pico's
+every write: there the two 1024-byte slots take the first 2 KB, and each write puts
+its record in both (one slice, so one erase: no more flash time than one slot).  The Pico's
 RP2040 has one 4 KB sector, and its port only programs a write whose bytes are
 all still erased (0xFF), erasing the sector only otherwise: there the saves
 are a log over the whole 4 KB (see ``sultan.saves.store.Slots``), erased
@@ -23,13 +24,15 @@ from sultan.saves.store import Store
 
 class NvmRegion:
     """``microcontroller.nvm`` (or any bytearray-like) from ``offset``, at most ``size`` bytes;
-    ``erase_free``: writing its erased bytes costs no erase (the RP2040 port)."""
+    ``erase_free``: writing its erased bytes costs no erase (the RP2040 port);
+    ``every_write_erases``: every write erases the whole region first (the SAMD51 port)."""
 
-    def __init__(self, nvm, offset=0, size=2 * SLOT_MAX, erase_free=False):
+    def __init__(self, nvm, offset=0, size=2 * SLOT_MAX, erase_free=False, every_write_erases=False):
         self.nvm = nvm
         self.offset = offset
         self.size = max(0, min(size, len(nvm) - offset))
         self.erase_free = erase_free
+        self.every_write_erases = every_write_erases
         self.fresh = False  # erased flash (all 0xFF) is told from damage by the store itself
 
     def __len__(self):
@@ -61,7 +64,9 @@ def nvm_region(offset=0):
     from sys import platform
 
     log = platform[:3] == "RP2"  # "RP2040": the raspberrypi port (ports/raspberrypi/common-hal/nvm)
-    return NvmRegion(nvm, offset, 4 * SLOT_MAX if log else 2 * SLOT_MAX, log)
+    # Elsewhere a write erases the block holding both slots (atmel-samd's flash_write: 8 KB on the
+    # SAMD51); a record in both slots then costs nothing more, and keeps a cut erase from an older one.
+    return NvmRegion(nvm, offset, 4 * SLOT_MAX if log else 2 * SLOT_MAX, log, not log)
 
 
 def open_store(offset=0, max_pending=32, idle_ms=10000):

@@ -31,7 +31,11 @@ class Slots:
 
     Two slots (the region's halves, up to 1024 bytes each): each write goes to
     the slot not holding the record kept (the newest that holds), so a write
-    cut at any byte leaves that one: the state before the write.
+    cut at any byte leaves that one: the state before the write.  Where every
+    write erases the whole region first (``region.every_write_erases``: the
+    SAMD51's 8 KB block), a write puts the new record in both slots in one
+    slice: a cut erase can then leave only the newest record, never an older
+    one, and slot 0, rewritten first, holds a whole record as soon as it can.
 
     A log (``region.erase_free``: the RP2040's NVM programs erased bytes
     without an erase): each record goes right after the last, into erased
@@ -48,7 +52,7 @@ class Slots:
         size = len(region) if region is not None else 0
         self.slot_size = min(SLOT_MAX, size // 2)
         self.enabled = self.slot_size >= SLOT_MIN
-        self.buf = bytearray(self.slot_size if self.enabled else 0)
+        self.mirror = getattr(region, "every_write_erases", False) is True  # both slots at each write
         self.seq = 0  # the newest sequence number read or written (0: none)
         self.last = -1  # where the record kept by the next write is (the newest that holds; -1: none)
         # A log's end: erased from there on (-1: not, so the next write rewrites); None: two slots.
@@ -70,34 +74,41 @@ class Slots:
         return rec, loaded, damaged
 
     def write(self, stats, game_no, recorded, game, settings):
-        """Write a record (``game`` None: the statistics only): into the other slot, or a log's end.
+        """Write a record (``game`` None: the statistics only): into the other slot, both, or a log's end.
 
         False if the region refused it (``error`` says why); a game too big for
-        a small slot is left out, the statistics kept.
+        a small slot is left out, the statistics kept.  The bytes written are
+        made for the write (a write comes at a checkpoint, not at every move),
+        so nothing is held between writes.
         """
         if not self.enabled:
             return False
         if game is not None and record_size(stats, game) > self.slot_size:
             game = None
         seq = self.seq + 1 if self.seq < SEQ_MAX else 1
-        n = encode(self.buf, seq, stats, game_no, recorded, game, settings)
-        data = memoryview(self.buf)[:n]
+        n = record_size(stats, game)
         region = self.region
         last = self.last
         end = self.end
         try:
-            if end is None:
-                at = self.slot_size if 0 <= last < self.slot_size else 0
-                region.write(at, data)
-            elif 0 <= end <= len(region) - n:
-                at = end
-                region.write(at, data)
-            else:  # one slice, one erase; programmed in address order: the kept record first
-                out = bytearray(b"\xff" * len(region))  # transient: a rewrite comes about once a game
+            if end is not None and not 0 <= end <= len(region) - n:
+                # one slice, one erase; programmed in address order: the kept record first
+                out = bytearray(b"\xff" * len(region))  # about once a game
                 at = get(region.read(last + 8, 2), 0, 2) if last >= 0 else 0  # its length
                 out[0:at] = region.read(last, at)
-                out[at:at + n] = data
+                encode(memoryview(out)[at:], seq, stats, game_no, recorded, game, settings)
                 region.write(0, out)
+            elif self.mirror:
+                at = 0
+                out = bytearray(self.slot_size + n)  # the slots' gap zeros: no record there
+                encode(out, seq, stats, game_no, recorded, game, settings)
+                out[self.slot_size:] = memoryview(out)[:n]
+                region.write(0, out)
+            else:
+                at = end if end is not None else self.slot_size if 0 <= last < self.slot_size else 0
+                out = bytearray(n)
+                encode(out, seq, stats, game_no, recorded, game, settings)
+                region.write(at, out)
         except Exception as err:  # a full disk, a read-only drive, a failing NVM: play on
             self.error = err  # (bytes left unerased by it cost the next write an erase, no more)
             return False

@@ -4,8 +4,8 @@ the samd51 emulator, whose NVMCTRL takes the datasheet's typical times (50 ms a 
 **The erase window.**  CircuitPython's SAMD51 port erases the NVM's one 8 KB block on every write and writes
 its 16 pages back in address order, so from each save's erase until the record in slot 0 (the first
 1024 bytes: pages 0-1) is programmed again, no whole record is in the NVM: a cut there loses the game and
-the statistics.  Slot 0 always holds a whole record once rewritten (the write's or the one kept), so the
-window is the erase and the pages of slot 0's record.  The emulator gives when each page is back after the
+the statistics.  Each write's record goes into both slots (slot 1 is a copy), so the window is the erase
+and the pages of the new record in slot 0.  The emulator gives when each page is back after the
 erase starts (``window_run``: a few idle writes); the host plays a human's games (``wear.plan``: seeded
 think times, autoplay on, games to their end) on the PyBadge's two slots (``SlotRegion``), which gives the
 saves an hour and slot 0's record length at each.
@@ -15,8 +15,6 @@ import os
 import pickle
 import statistics
 
-from sultan.saves.memory import MemoryRegion
-
 from sultan_host.bench import powercut, wear
 from sultan_host.bench.device import pybadge
 
@@ -25,17 +23,17 @@ WINDOW_WORDS = " ".join(["START", "START", powercut.IDLE] * 4)  # four idle writ
 HUMAN_GAMES = 3
 
 
-class SlotRegion(MemoryRegion):
+class SlotRegion(powercut.BadgeRegion):
     """The PyBadge's two slots (sultan.saves.nvm: 2 KB of its block): every write erases the block;
     ``first``: at each write, the length of the record then in slot 0 (rewritten first)."""
 
     def __init__(self):
-        MemoryRegion.__init__(self)
+        powercut.BadgeRegion.__init__(self)
         self.writes = self.erases = 0
         self.first = []
 
     def write(self, offset, data):
-        MemoryRegion.write(self, offset, data)
+        powercut.BadgeRegion.write(self, offset, data)
         self.writes += 1
         self.erases += 1
         self.first.append(self.data[8] | self.data[9] << 8)  # the record's length, CRC included
@@ -183,8 +181,8 @@ def cut_run(job):
         return {"error": (data.get("error") or err)[-600:], "wall_s": wall}
     report = pico_shaped(data)
     shots = [p for _i, _k, p in compare_png.emulator_shots(job["dir"])]
-    powercut.verdicts(job["trials"], shots, report, "160x128", same_as_host(job["dir"]), cls=MemoryRegion,
-                      sound=True)
+    powercut.verdicts(job["trials"], shots, report, "160x128", same_as_host(job["dir"]),
+                      cls=powercut.BadgeRegion, sound=True)
     boots = [b["ready_ms"] - b["at_ms"] for b in report["flash"]["boots"][1:] if b.get("ready_ms")]
     result = {"trials": job["trials"], "boots_ms": boots, "wall_s": wall}
     with open(done, "wb") as f:
