@@ -59,5 +59,5 @@ def test_the_refusal_has_words_in_every_language():
 
     for lang in (words.EN, words.RU):
         words.use(lang)
-        assert len(words.REFUSALS) > engine.R_TALON_EMPTY and words.REFUSALS[engine.R_TALON_EMPTY]
+        assert len(words.refusals()) > engine.R_TALON_EMPTY and words.refusals()[engine.R_TALON_EMPTY]
     words.use(words.EN)

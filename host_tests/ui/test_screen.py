@@ -345,7 +345,7 @@ def test_refused_move(rig):
     rig.press(route(0, slot) + [keys.A] + route(slot, F0 + f))
     before, after = rig.press("A")
     with shot(rig, "refused"):
-        assert rig.ctrl.message == words.REFUSALS[engine.R_NO_FIT]
+        assert rig.ctrl.message == words.refusals()[engine.R_NO_FIT]
         mx, my = rig.layout.message_xy
         assert card_face_errors(rig, after, (mx + 1, my), card, top_only=True) == []
         col2 = rig.ctrl.message.find("%c", 1) + 2  # the first card takes 4 columns, "%c" 2

@@ -147,12 +147,25 @@ def test_words_reads_what_the_files_say():
     for lang in LANGS:
         words.use(lang)
         assert words.LANG == lang
-        read = (words.TEXT, words.HELP, words.menu_items(), words.menu_text(), words.REFUSALS)
+        read = (words.TEXT, words.HELP, words.menu_items(), words.menu_text(), words.refusals())
         for sec, got in zip(KEPT, read, strict=True):
             assert list(got) == [t for _, t in FILES[lang][sec]], sec
         for sec in list(FILES[lang])[len(KEPT):]:
             assert list(pages.page(sec)) == FILES[lang][sec], sec
     assert words.use(7) == words.EN  # an unknown language reads as English
+
+
+def test_the_refusals_are_read_at_the_first_refusal_in_the_language_then_in_use():
+    try:
+        words.use(words.RU)
+        assert words.REFUSALS is None and words.TEXT is not None  # a start holds none of them
+        ctrl = Controller(engine.Game(deal=7), settings=S_RUSSIAN)
+        assert ctrl.lang == words.RU and words.REFUSALS is None
+        assert words.refusal(engine.R_EMPTY) == "там нет карты" and words.REFUSALS is not None
+        words.use(words.EN)
+        assert words.REFUSALS is None and words.refusal(engine.R_EMPTY) != "там нет карты"
+    finally:
+        words.use(words.EN)
 
 
 def test_only_glyphs_the_screen_draws():
@@ -247,7 +260,7 @@ def test_the_menu_switches_the_language_and_every_word_follows():
     assert ctrl.message == "нечего отменять"
     # settings carry it: a controller built with them speaks Russian; without, English again
     again = Controller(engine.Game(deal=8), settings=ctrl.settings())
-    assert again.lang == words.RU and words.REFUSALS[engine.R_EMPTY] == "там нет карты"
+    assert again.lang == words.RU and words.refusals()[engine.R_EMPTY] == "там нет карты"
     assert (again.sound_on, again.lights_on, again.rules) == (True, True, engine.RULES_SEED)
     for k in menu_keys(again, menu.M_LANGUAGE):
         again.press(k)

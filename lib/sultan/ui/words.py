@@ -8,7 +8,8 @@ module's tuples, dropping the previous language's first:
 - ``HELP``: the message line's key help whenever no message stands, by mode (``sultan.ui.modes``);
 - ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers, and ``MENU_TEXT``,
   what the menu says (``menu_items()`` reads both when the menu is first drawn);
-- ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``).
+- ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``),
+  read by ``refusals()`` at the first refusal.
 
 ``pages_en.txt`` (``pages_ru.txt``) holds the pages -- Rules, Statistics, the won/lost panel,
 the digit editor -- read when one is shown (``sultan.ui.pages``, imported then).  Why files
@@ -54,8 +55,9 @@ STAR_COLS = const(2)  # the winnable deal's star takes the status line's first t
 
 
 LANG = EN  # the language in use
-TEXT = HELP = REFUSALS = None  # read by use() (the controller calls it as it is made)
+TEXT = HELP = None  # read by use() (the controller calls it as it is made)
 MENU_ITEMS = MENU_TEXT = None  # read by menu_items() and menu_text(), when the menu is first drawn
+REFUSALS = None  # read by refusals(), at the first refusal
 
 
 def path(lang):
@@ -106,7 +108,7 @@ def use(lang):
     """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
 
     The other language's words are let go first, so the two are never in the heap together.
-    The menu's words wait for ``menu_items``.
+    The menu's words wait for ``menu_items``, the refusals for ``refusals``.
     """
     global LANG, TEXT, HELP, MENU_ITEMS, MENU_TEXT, REFUSALS
     if lang != RU:
@@ -115,7 +117,6 @@ def use(lang):
     data = read(path(lang))
     TEXT = section(data, "text")
     HELP = section(data, "help")
-    REFUSALS = section(data, "refusals")
     LANG = lang
     return lang
 
@@ -137,9 +138,18 @@ def menu_text():
     return MENU_TEXT
 
 
+def refusals():
+    """Why the rules refuse, by refusal code (``REFUSALS``), read at the first call: a start holds
+    none of the 17 (about 800 bytes on CircuitPython)."""
+    global REFUSALS
+    if REFUSALS is None:
+        REFUSALS = section(read(path(LANG)), "refusals")
+    return REFUSALS
+
+
 def refusal(code):
     """Why the rules refused an action, for refusal code ``code``."""
-    r = REFUSALS
+    r = refusals()
     return r[code] if 0 <= code < len(r) else TEXT[TEXT_REFUSED] % code
 
 
