@@ -56,6 +56,7 @@ class Mcu(RunLoop):
         self.profile = None         # an object with add(address, cycles): the CLI's histogram
         self.resets = 0             # SYSRESETREQ count: the harness decides what a reset means
         self.sleeps = 0             # WFI count
+        self.on_look = None         # called at each look at due events (a watcher that only reads state)
         self._events = []
         self._seq = 0
         self._hz = RESET_HZ

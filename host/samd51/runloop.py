@@ -129,3 +129,5 @@ class RunLoop:
             fn, event.fn = event.fn, None   # spent: a handle to it now reads as cancelled
             if fn is not None:
                 fn()
+        if self.on_look is not None:   # no event of its own: watching changes no slice
+            self.on_look()

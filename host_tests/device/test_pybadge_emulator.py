@@ -109,7 +109,7 @@ def test_the_pybadge_boots_to_ready_and_every_screen_of_the_plan_matches_the_hos
     pattern = r"SULTAN READY board=pybadge deal=7 mem_free=(\d+) version=\S+ save=0"
     m = re.search(pattern, ready[0]["text"]) if ready else None
     assert m, [ln["text"] for ln in run.report["lines"]][:20]
-    assert int(m.group(1)) > 0 and run.report["display"]["on"] and run.report["backlight"] > 0
+    assert int(m.group(1)) > 0 and run.report["display"]["on"] and run.report["backlight"]["duty"] > 0
     print("READY at %.0f ms simulated, mem_free %s" % (ready[0]["boot_ms"], m.group(1)))
     names = [w.split("*")[0] for w in plan.words]
     photographed = [i for i, w in enumerate(plan.words) if not w.endswith("!") and not w.startswith("WAIT:")]
@@ -267,6 +267,34 @@ def test_a_won_game_shows_the_host_win_sweep_and_plays_its_tune(tmp_path, tmp_pa
 
 # -- a seeded soak -------------------------------------------------------------------------------------------
 SOAK_KEYS = 60  # CI's share; the benchmark's soak is 300
+
+
+def test_the_backlight_dims_goes_off_and_a_key_wakes_it_unplayed(tmp_path, tmp_path_factory):
+    """Issue 27, goal 4, on the PyBadge: ``board.DISPLAY.brightness`` is TC2's PWM on PA01. START, then
+    124.5 s with no key: the duty falls to a fifth 30 s after START and to 0 at 2 minutes; A lights it
+    again and is not played (no line, the screen as before); RIGHT is played.  No NeoPixel is lit."""
+    run = Run(tmp_path, tree(tmp_path_factory, 7), "--keys", "START WAIT:124500 A? RIGHT").ok()
+    lines = run.report["lines"]
+    start = next(ln["ms"] for ln in lines if ln["text"].startswith("SULTAN key=START"))
+    changes = [(c["at_ms"] - start, c["duty"]) for c in run.report["backlight"]["changes"]]
+    lit = [c for c in changes if c[0] < 0]
+    assert lit and lit[-1][1] > 0.99, "the backlight not full at READY: %r" % changes
+    after = [c for c in changes if c[0] >= 0]
+    print("backlight after START: %s" % ", ".join("%.0f ms %.1f %%" % (t, 100 * d) for t, d in after))
+    assert len(after) == 3, "want dim, off, wake after START: %r" % changes
+    (dim_ms, dim), (off_ms, off), (wake_ms, wake) = after
+    assert 29_000 < dim_ms < 31_500 and 0.15 < dim < 0.25, changes
+    assert 119_000 < off_ms < 121_500 and off == 0, changes
+    assert 124_500 < wake_ms < 125_500 and wake > 0.99, changes
+    texts = [ln["text"] for ln in lines]
+    assert not any(t.startswith("SULTAN key=A") for t in texts), "the waking key was played"
+    assert any(t.startswith("SULTAN key=RIGHT") for t in texts)
+    shots = {os.path.basename(p): p for p in run.shots()}
+    from PIL import Image
+
+    before, woke = (Image.open(shots[n]).convert("RGB").tobytes() for n in ("01-START.png", "02-A.png"))
+    assert before == woke, "A changed the screen: it was played"
+    assert not any(any(p) for f in run.report["neopixels"] for p in f["pixels"])
 
 
 def test_a_seeded_soak_ends_with_no_exception(tmp_path, tmp_path_factory):

@@ -12,7 +12,7 @@
 //
 // --keys words (lib/keys.js): NAME (a press; waits for its "SULTAN key=NAME" line, then a screenshot
 // NN-NAME.png), NAME*n (n of them), NAME*n! (a burst: n quick presses, then a wait for all n lines; no
-// screenshots), RELOAD (Ctrl-C, then Ctrl-D on the serial console: a soft reload, then a wait for SULTAN
+// screenshots), NAME? (a press not waited for: the key that wakes a dark screen), RELOAD (Ctrl-C, then Ctrl-D on the serial console: a soft reload, then a wait for SULTAN
 // READY), WAIT:ms (that long with no key: the save store writes after 10 s of no key), RESET (a power
 // cycle: a fresh RP2040, RAM lost, flash kept; then a wait for SULTAN READY), CUT@ms (a power cut that
 // many simulated ms after the previous key's press, whose line is then not waited for, or after the

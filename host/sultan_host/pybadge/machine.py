@@ -43,6 +43,8 @@ class Machine:
         self.dac_kept, self.frames_kept, self.ramwr_kept = [], [], []
         self.writes = 0                # erases and programs started, NVM and QSPI flash, every boot
         self.last_write_ms = None      # when the last of them started
+        self.backlight_changes = []    # {at_ms, duty} at each change, looked at every simulated ms
+        self._duty, self._duty_ns = None, -10 ** 9
         self.power_on("power-on")
 
     # -- time ---------------------------------------------------------------------------------------------
@@ -88,6 +90,16 @@ class Machine:
     def backlight(self):
         return backlight(self.mcu, "PA01")
 
+    def _watch_backlight(self):
+        now = self.now_ns()
+        if now - self._duty_ns < 1_000_000:
+            return
+        self._duty_ns = now
+        duty = self.backlight()
+        if duty != self._duty:
+            self._duty = duty
+            self.backlight_changes.append({"at_ms": now / 1e6, "duty": duty})
+
     # -- power ----------------------------------------------------------------------------------------------
     def power_on(self, cause):
         mcu = Mcu(board=PyBadge)
@@ -108,6 +120,7 @@ class Machine:
         board.display.clock = self.now_ns_of(mcu)   # RAMWRs on the run's timeline (the board wires the rest)
         self.host = UsbHost(mcu, on_serial=self.on_serial) if self.usb else None
         self.mcu, self.board = mcu, board
+        mcu.on_look = self._watch_backlight
         self.boots.append({"boot": len(self.boots), "cause": cause, "at_ms": self.base_ns / 1e6,
                            "ready_ms": None, "ready": None})
         mcu.reset()

@@ -41,7 +41,7 @@ def build(machine, console, runner, opts, started, error=None):
         "neopixel_chain": {"pin": PINS["NEOPIXEL"], "count": NEOPIXEL_COUNT},
         "neopixels": frames,
         "display": panel.report(),
-        "backlight": m.backlight(),
+        "backlight": {"pin": "PA01", "duty": m.backlight(), "changes": m.backlight_changes},
         "dac": dac,  # samples: [ms, 12-bit code] at each change of the output; conversions: this boot's
         # the QSPI chip (CIRCUITPY) as emulate.js's `flash`, with the cuts and boots; the NVM beside it
         "flash": dict(chip, boots=boots,

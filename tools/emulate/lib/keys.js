@@ -2,7 +2,8 @@
 // --keys words into emulator steps (no emulator needed; unit-tested in test/units.test.js).
 //
 // NAME (a press; waits for its "SULTAN key=NAME" line, then a screenshot NN-NAME.png), NAME*n, NAME*n!
-// (a burst: n quick presses, then a wait for all n lines; no screenshots), RELOAD (Ctrl-C, Ctrl-D: a soft
+// (a burst: n quick presses, then a wait for all n lines; no screenshots), NAME? (a press that need not be
+// played, as the key that wakes a dark screen: no line waited for, a screenshot after the gap), RELOAD (Ctrl-C, Ctrl-D: a soft
 // reload, then a wait for SULTAN READY), WAIT:ms (that long with no key), RESET (a power cycle: RAM lost,
 // flash kept; then a wait for SULTAN READY), CUT@ms (power lost that many ms after the previous key's press,
 // or after the end of the previous word when that is no plain key; then the board boots again as RESET),
@@ -61,10 +62,20 @@ function keySteps(keys, buttons, keyMs, gapMs, shots = true) {
       steps.push({ delay: wait[1] + 'ms', idle: true }); // (the report's `idle`: the share of it in WFI)
       return;
     }
+    const unplayed = /^([A-Za-z]+)\?$/.exec(word);
+    if (unplayed) {
+      const u = buttons.byName(unplayed[1]);
+      if (!u) throw new Error('unknown key ' + unplayed[1].slice(0, 20));
+      press(u, keyMs, false);
+      steps.push({ delay: gapMs + 'ms' });
+      shot++;
+      if (shots) steps.push({ 'take-screenshot': { 'part-id': 'lcd', 'save-to': `${String(shot).padStart(2, '0')}-${u.name}.png` } });
+      return;
+    }
     const m = /^([A-Za-z]+)(?:\*(\d{1,4}))?(!?)$/.exec(word);
     if (!m) throw new Error('bad key ' + word.slice(0, 40));
     const b = buttons.byName(m[1]);
-    if (!b) throw new Error('unknown key ' + m[1].slice(0, 20) + ' (have ' + buttons.names().join(' ') + ' RELOAD RESET CUT@ms CUT@WRITE+ms WAIT:ms)');
+    if (!b) throw new Error('unknown key ' + m[1].slice(0, 20) + ' (have ' + buttons.names().join(' ') + ' RELOAD RESET CUT@ms CUT@WRITE+ms WAIT:ms NAME?)');
     const n = Number(m[2] || 1);
     if (m[3]) {
       // a burst: quick presses (keypad's queue holds them), then all their lines

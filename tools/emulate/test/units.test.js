@@ -424,6 +424,21 @@ test('qspi: an erase through the SSI ends when the chip says, on the simulator c
 });
 
 const { keySteps } = require('../lib/keys');
+test('keys: NAME? is pressed and shot without waiting for its line', () => {
+  const buttons = new Netlist(diagram).buttons();
+  const steps = keySteps('START A? RIGHT', buttons, 60, 100, true);
+  const kinds = steps.map((s) => Object.keys(s)[0]);
+  assert.deepStrictEqual(kinds, [
+    'take-screenshot',
+    'set-control', 'delay', 'set-control', 'wait-serial', 'take-screenshot', 'delay', // START
+    'set-control', 'delay', 'set-control', 'delay', 'take-screenshot', // A?: no wait-serial
+    'set-control', 'delay', 'set-control', 'wait-serial', 'take-screenshot', 'delay', // RIGHT
+  ]);
+  assert.strictEqual(steps[11]['take-screenshot']['save-to'], '02-A.png');
+  assert.strictEqual(steps[16]['take-screenshot']['save-to'], '03-RIGHT.png');
+  assert.throws(() => keySteps('Q?', buttons, 60, 100, false), /unknown key/);
+});
+
 test('keys: RESET and CUT@ms; the key before a cut is not waited for', () => {
   const buttons = new Netlist(diagram).buttons();
   const steps = keySteps('RIGHT START CUT@10050 RESET WAIT:100 CUT@5.25', buttons, 60, 100, false);
