@@ -26,10 +26,14 @@ Sound: ``sound`` is a ``sultan.ui.sound.Sound`` (or None for ``Silent()``): it g
 
 Battery: after DIM_MS without a key the display's ``brightness`` goes to a fifth, after OFF_MS
 to 0 with the lights off and any pending save written (unless the menu's switch keeps the screen
-lit, ``Controller.dim_on``); the next key lights it again and is not played.  A pass with no key
-sleeps ``idle`` (5 ms), or 20 ms (a keypad scan) while the screen is dimmed or off: each
-``time.sleep`` keeps the RP2040 awake until the next 1 ms tick (0.5 ms on average), so fewer of them
-let an idle board idle, and no key that is played waits on the longer ones.
+lit, ``Controller.dim_on``); the next key lights it again and is not played.
+
+Idle passes: on CircuitPython 10 each ``time.sleep`` keeps the RP2040 awake for the rest of a 1 ms
+tick (0.5 ms on average), so an idle board idles by sleeping seldom.  A lit screen with no key
+down, no sound and no cascade sleeps SCAN_MS, then scans the keys itself (``keys.reset()``: an
+immediate scan, the keypad's own next one 20 ms later), so a press is seen at the next pass, no
+later than the keypad's 20 ms scans and 5 ms polls would see it.  Otherwise a pass sleeps ``idle``
+(5 ms), or 20 ms while the screen is dimmed or off (the key that wakes it is not played).
 """
 
 import gc
@@ -39,6 +43,7 @@ from sultan import __version__, const, forget, ticks_diff, ticks_ms
 from sultan.rules import engine
 from sultan.ui.keys import NAMES
 
+SCAN_MS = const(18)  # a quiet pass's sleep before it scans the keys (below keypad's 20 ms interval)
 DIM_MS = const(30000)  # no key this long: the backlight at a fifth
 OFF_MS = const(120000)  # this long: the backlight and the lights off, the pending save written
 
@@ -63,16 +68,43 @@ def _screen(display, sound, store, ctrl, dark, quiet):
     return dark
 
 
+def _held(held, ev):
+    """(the keys down after ``ev``, ``ev`` or None): a press of a key already down, read right after
+    a scan, is that scan's echo of it (``keys.reset`` reports a key held as pressed anew)."""
+    bit = 1 << ev.key_number
+    if not ev.pressed:
+        return held & ~bit, ev
+    if held & bit and held & 0x100:
+        return held, None
+    return held | bit, ev
+
+
 def _switched(ctrl, sound, store):
     """The menu turned a switch: the sound and lights follow it, the store keeps it; the settings now."""
     settings = ctrl.settings()
     sound.set_sound(ctrl.sound_on)
     sound.set_lights(ctrl.lights_on)
-    try:
-        store.set_settings(settings, ctrl.game)
-    except Exception as e:
-        print("SULTAN save failed:", e)
+    _save(store.set_settings, settings, ctrl.game)
     return settings
+
+
+def _save(write, *args):
+    try:
+        write(*args)
+    except Exception as e:  # a full or read-only drive must not stop the game
+        print("SULTAN save failed:", e)
+
+
+def _rest(scan, held, dark, cascade, sound, idle):
+    """An idle pass's sleep (the module's "Idle passes"); returns ``held`` (``_held``) after it."""
+    if not idle:
+        return held
+    if scan and not (held or dark or cascade or sound.busy()):
+        time.sleep(SCAN_MS / 1000)
+        scan()
+        return 0x100  # until the queue empties, a press of a key down is this scan's echo
+    time.sleep(0.02 if dark and not cascade else idle)
+    return held
 
 
 def _no_store():
@@ -110,6 +142,9 @@ class Silent:
         elif self.pending is not None and idle:
             self.sound = self.make() or Silent()
             self.sound.event(self.pending)
+
+    def busy(self):
+        return self.sound is not None and self.sound.busy()
 
     def set_sound(self, on):
         pass
@@ -153,6 +188,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     events = keys.events
     pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
     last, dark = ticks_ms(), 0  # when the last key came; the screen: 0 lit, 1 dimmed, 2 off
+    scan = getattr(keys, "reset", None)  # keypad's: a scan now (the host's keys have none)
+    held = 0  # with scan: the keys down by the events (bit k: key number k); 0x100: just scanned
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
@@ -165,10 +202,10 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             if cascade:
                 cascade.tick(g)
             dark = _screen(display, sound, store, ctrl, dark, ticks_diff(ticks_ms(), last))
-            if idle:
-                time.sleep(0.02 if dark and not cascade else idle)
+            held = _rest(scan, held & 0xFF, dark, cascade, sound, idle)
             continue
-        if not ev.pressed:
+        held, ev = _held(held, ev) if scan else (held, ev)
+        if ev is None or not ev.pressed:
             continue
         last = ticks_ms()
         if dark:  # the key that lights the screen again is not played
@@ -186,7 +223,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
             if ctrl.motion_on and (g.moves != moves or ctrl.hint or ctrl.event == "deal"):
                 from sultan.ui import motion  # cards that travel: at the first key moving one, not at READY
-                pending, cascade = motion.play(screen, display, ctrl, moves, events, sound, console)
+                pending, cascade, up = motion.play(screen, display, ctrl, moves, events, sound, console)
+                held &= ~up  # the releases the animation read
         screen.update(ctrl)
         if cascade:
             screen.show_panel(ctrl, False)  # the won panel waits for the end of the cascade
@@ -196,10 +234,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
         if ctrl.changes != saved:
             saved = ctrl.changes
-            try:
-                store.save(ctrl.game)
-            except Exception as e:  # a full or read-only drive must not stop the game
-                print("SULTAN save failed:", e)
+            _save(store.save, ctrl.game)
         if ctrl.settings() != settings:
             settings = _switched(ctrl, sound, store)
     store.flush()

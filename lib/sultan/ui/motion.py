@@ -88,6 +88,7 @@ class Animation:
         self.events = events
         self.sound = sound
         self.pending = None  # a key press that came during the animation
+        self.released = 0  # the keys released during it (bit k: key number k)
         self.frames = 0
         self.cost = _FIRST_COST  # the last frame's cost (ms)
         self.kind = ""  # "slide", "deal" or "hint" once a frame is drawn
@@ -104,7 +105,7 @@ class Animation:
             self.kind, self.frames, self.first - self.start, self.last - self.first)
 
     def key(self):
-        """True once a key has been pressed (kept in ``pending``); releases are dropped."""
+        """True once a key has been pressed (kept in ``pending``); releases are noted in ``released``."""
         if self.pending is not None:
             return True
         self.sound.update(False)  # tones end and notes start on time while the cards travel
@@ -113,6 +114,7 @@ class Animation:
             if ev.pressed:
                 self.pending = ev
                 return True
+            self.released |= 1 << ev.key_number
             ev = self.events.get()
         return False
 
@@ -331,7 +333,7 @@ def play(screen, display, ctrl, moves, events, sound, console):
     say its line (``console``) if it drew a frame.
 
     Returns (the key that cut it short or None, the ``Animation`` whose cascade is to run in
-    the main loop's idle passes after a win, or None)."""
+    the main loop's idle passes after a win, or None, the keys released meanwhile: bit k for key k)."""
     a = Animation(screen, display, events, sound)
     a.play(ctrl, moves, console)
-    return a.pending, (a if a.busy else None)
+    return a.pending, (a if a.busy else None), a.released
