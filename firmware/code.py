@@ -8,9 +8,9 @@ goes (on CircuitPython code is heap) and the game plays.
 import launch
 
 heap = launch.one_heap()  # the heap in one piece (launch.one_heap): kept while the game runs
-display, keys, board_id, store, sound, deal = launch.parts()
+display, keys, board_id, store, sound, deal, scan = launch.parts()
 del launch
 from sultan import app, forget  # noqa: E402  (after the launcher: the parts come first)
 
 forget("launch")
-app.run(display, keys, board_id=board_id, store=store, sound=sound, deal=deal)
+app.run(display, keys, board_id=board_id, store=store, sound=sound, deal=deal, scan=scan)

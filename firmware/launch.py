@@ -100,9 +100,20 @@ def one_heap():  # -> object (keep it while the game runs) | None
     return None
 
 
-def parts():  # -> (display, keys, board_id, store, sound, deal)
+def key_scan(keys):  # -> the keys' reset, or None
+    """``keys.reset``, which scans at once, for the game's idle passes (``sultan.app.run``'s ``scan``);
+    None on CircuitPython 9.1.0 to 9.2.0, whose reset reports the keys not down as released and a
+    key down not at all (fixed in 9.2.1)."""
+    import sys
+
+    v = tuple(sys.implementation.version[:3])
+    return None if (9, 1, 0) <= v < (9, 2, 1) else getattr(keys, "reset", None)
+
+
+def parts():  # -> (display, keys, board_id, store, sound, deal, scan)
     """What ``sultan.app.run`` plays with on this board: its display and keys, its id, the save
-    store and the sound (None where there are none), and the test deal (None: a random one)."""
+    store and the sound (None where there are none), the test deal (None: a random one) and the
+    keys' scan (``key_scan``)."""
     board_id = board.board_id
     trace = setting("SULTAN_MEMTRACE") is not None
     if trace:
@@ -125,4 +136,4 @@ def parts():  # -> (display, keys, board_id, store, sound, deal)
     sound = make_sound(profile)
     if trace:
         memtrace.stage("sound", free)
-    return display, keys, board_id, store, sound, int(deal) if deal else None
+    return display, keys, board_id, store, sound, int(deal) if deal else None, key_scan(keys)

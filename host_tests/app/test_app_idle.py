@@ -80,7 +80,7 @@ def play(monkeypatch, plan, end_ms, sound=None, scan_ms=None):
         monkeypatch.setattr(app, "SCAN_MS", scan_ms)
     lines = []
     app.run(_display(), pad, board_id="testboard", deal=7, console=lines.append,
-            store=Store(), idle=0.005, sound=sound or Quiet())
+            store=Store(), idle=0.005, sound=sound or Quiet(), scan=pad.reset)
     return pad, [ln.split()[1] for ln in lines[1:]]
 
 

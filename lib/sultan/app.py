@@ -32,8 +32,9 @@ Idle passes: on CircuitPython 10 each ``time.sleep`` keeps the RP2040 awake for 
 tick (0.5 ms on average), so an idle board idles by sleeping seldom.  A lit screen with no key
 down, no sound and no cascade sleeps SCAN_MS, then scans the keys itself (``keys.reset()``: an
 immediate scan, the keypad's own next one 20 ms later), so a press is seen at the next pass, no
-later than the keypad's 20 ms scans and 5 ms polls would see it.  Otherwise a pass sleeps ``idle``
-(5 ms), or 20 ms while the screen is dimmed or off (the key that wakes it is not played).
+later than the keypad's 20 ms scans and 5 ms polls would see it (``run``'s ``scan``).  Otherwise
+a pass sleeps ``idle`` (5 ms), or 20 ms while the screen is dimmed or off (the key that wakes it
+is not played).
 """
 
 import gc
@@ -171,10 +172,12 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
 
 
 def run(display, keys, board_id="unknown", deal=None, console=print, frames=None, store=None,
-        rand_deal=None, idle=0.005, sound=None):
+        rand_deal=None, idle=0.005, sound=None, scan=None):
     """Play until ``frames`` loop turns have passed (None: for ever) or ``keys`` is exhausted; returns
     the Controller.  ``keys``: anything with ``.events.get()`` (``keypad``, or ``ScriptedKeys`` on the
-    host); it may set ``exhausted`` to end the loop (a script ran out, the window closed)."""
+    host); it may set ``exhausted`` to end the loop (a script ran out, the window closed).  ``scan``:
+    a scan of the keys now that reports a key down as pressed (``keys.reset``, where the launcher
+    finds it does), for the idle passes; None: they poll."""
     store = _no_store() if store is None else store
     sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
@@ -188,7 +191,6 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     events = keys.events
     pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
     last, dark = ticks_ms(), 0  # when the last key came; the screen: 0 lit, 1 dimmed, 2 off
-    scan = getattr(keys, "reset", None)  # keypad's: a scan now (the host's keys have none)
     held = 0  # with scan: the keys down by the events (bit k: key number k); 0x100: just scanned
     while frames is None or n < frames:
         n += 1
