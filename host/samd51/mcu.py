@@ -1,7 +1,7 @@
 """The SAMD51J19A: Unicorn's Cortex-M4 with the chip's memory map, time, scheduler and peripherals.
 
-Time: a basic-block hook adds each block's size in halfwords to ``cycles`` (a 16-bit instruction counts 1
-cycle, a 32-bit one 2), a deterministic stand-in for the M4's CPI with the CMCC hiding flash wait states.
+Time: a basic-block hook adds each block's cycles to ``cycles``: the Cortex-M4's for its instructions, a
+taken branch's refill and the CMCC's misses at the flash's wait states (native.py, timing.py).
 Inside an MMIO callback ``cycles`` already includes the whole current basic block (a few cycles early).
 """
 
@@ -15,6 +15,7 @@ from unicorn import arm_const as A
 from . import periph as periph_pkg
 from .bus import Bus
 from .native import NativeCounter
+from .timing import FlashTiming
 from .nvic import Nvic
 from .runloop import NEVER, RunLoop
 
@@ -45,6 +46,7 @@ class PyCounter:
         self.cycles = 0
         self.limit = NEVER
         self.watch = self.primask = self.basepri = 0
+        self.cache_on = self.miss = self.refill = self.hits = self.misses = self.taken = 0
 
 
 class Mcu(RunLoop):
@@ -71,12 +73,13 @@ class Mcu(RunLoop):
             uc.mem_map(base, size)
         uc.mem_write(FLASH[0], b"\xff" * FLASH[1])
         self._nvm_rows()
+        self._ctr, self.native = self._block_counter()
+        self.timing = FlashTiming(self._ctr)   # before the peripherals: CMCC and NVMCTRL tell it at reset
         self.bus = Bus(self)
         self.nvic = Nvic(self)
         self.bus.attach(self.nvic.scs)
         self.bus.attach(self.nvic.dwt)
         self._load_peripherals()
-        self._ctr, self.native = self._block_counter()
         uc.hook_add(UC_HOOK_INTR, self._on_intr)
         self.board = board(self) if board is not None else None
 
@@ -135,10 +138,16 @@ class Mcu(RunLoop):
             count += 1
         if count == 0:
             raise ValueError("%s: no UF2 blocks" % path)
+        self._code_changed()
         return count
 
     def load_bin(self, addr, data):
         self.uc.mem_write(addr, bytes(data))
+        self._code_changed()
+
+    def _code_changed(self):
+        if self.native is not None:   # its decoded blocks are of the old code
+            self.native.forget()
 
     def reset(self, vector_table=None):
         """Power-on reset: through the bootloader at 0 if one is loaded, else the table at 0x4000."""
@@ -179,6 +188,7 @@ class Mcu(RunLoop):
             self._base_ns = self.now_ns()
             self._base_cycles = self._ctr.cycles
             self._hz = hz
+            self.timing.clock_changed(hz)
             self.log("clock", "CPU at %d Hz" % hz)
 
     def now_ns(self):

@@ -170,6 +170,15 @@ class Cmcc(Registers):
             return self.value(self.CTRL) & 1   # CSTS follows CTRL.CEN at once
         return super().read_reg(reg)
 
+    def write_reg(self, reg, bits, mask):
+        super().write_reg(reg, bits, mask)
+        if reg == self.CTRL:
+            self.mcu.timing.set_cache(self.value(self.CTRL) & 1)
+
+    def reset(self):
+        super().reset()
+        self.mcu.timing.set_cache(False)
+
 
 class Pm(Registers):
     NAME, BASE = "PM", 0x40000400

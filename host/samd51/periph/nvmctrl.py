@@ -48,7 +48,8 @@ CMDEX_KEY = 0xA5
 INTFLAG_DONE, INTFLAG_ADDRE, INTFLAG_PROGE, INTFLAG_LOCKE = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 STATUS_READY, STATUS_PRM, STATUS_LOAD, STATUS_AFIRST, STATUS_BPDIS = 1 << 0, 1 << 1, 1 << 2, 1 << 4, 1 << 5
 STATUS_BOOTPROT_NONE = 0xF << 8  # BOOTPROT comes from the user row: not modelled, shown as no protection
-CTRLA_RESET = 1 << 2  # AUTOWS
+CTRLA_AUTOWS = 1 << 2
+CTRLA_RESET = CTRLA_AUTOWS
 WMODE_CHUNK = {1: 8, 2: 16, 3: 512}  # CTRLA.WMODE ADW, AQW, AP: what a store must fill to write itself
 
 FLASH_SIZE = 512 * 1024  # SAMD51J19A
@@ -91,6 +92,7 @@ class Nvmctrl(Peripheral):
             self.power_cut(random.Random(0))
         super().reset()
         self.ctrla = CTRLA_RESET
+        self._wait_states()
         self.inten = 0
         self.intflag = 0
         self.status = STATUS_READY | STATUS_AFIRST | STATUS_BOOTPROT_NONE
@@ -99,6 +101,9 @@ class Nvmctrl(Peripheral):
         self.buffer = bytearray(b"\xff" * PAGE)
         self.busy = None
         self.alarm = None
+
+    def _wait_states(self):
+        self.mcu.timing.set_wait_states((self.ctrla >> 8) & 0xF, self.ctrla & CTRLA_AUTOWS)
 
     def count(self, name):
         self.counts[name] = self.counts.get(name, 0) + 1
@@ -129,6 +134,7 @@ class Nvmctrl(Peripheral):
             self.command(value & 0x7F, (value >> 8) & 0xFF)
         elif offset & ~1 == CTRLA:
             self.ctrla = self.merge(self.ctrla, offset & 1, size, value)
+            self._wait_states()
         elif offset & ~1 == INTENSET:
             self.inten |= self.merge(0, offset & 1, size, value)
         elif offset & ~1 == INTENCLR:
