@@ -24,7 +24,7 @@ def _args(argv):
     p = _Parser(prog="python -m samd51", description=__doc__.splitlines()[0])
     p.add_argument("--uf2", required=True, help="the firmware (UF2)")
     p.add_argument("--instructions", type=int, default=50_000_000,
-                   help="cycles to run (1 a 16-bit instruction, 2 a 32-bit one); default 50M")
+                   help="cycles to run (the time model's: docs/samd51.md); default 50M")
     p.add_argument("--flash", help="a 2 MB image of the QSPI flash (CIRCUITPY)")
     p.add_argument("--bootloader", help="the 16 KB UF2 bootloader to run first (optional)")
     p.add_argument("--board", default="pybadge", help="the board (samd51/boards/NAME.py); default pybadge")
@@ -106,6 +106,9 @@ def main(argv=None):
     print("last pc: 0x%08X" % mcu.pc())
     print("cycles: %d  simulated: %.3f ms  host: %.2f s  %.2f M cycles/s  exceptions: %d  WFI: %d" % (
         mcu.cycles, mcu.now_ns() / 1e6, spent, mcu.cycles / spent / 1e6, mcu.nvic.entries, mcu.sleeps))
+    t = mcu.timing.figures()
+    print("CMCC %s: %d hits, %d misses at %d wait states; %d taken branches" % (
+        "on" if t["cache_on"] else "off", t["hits"], t["misses"], t["wait_states"], t["taken"]))
     print("unmodelled registers touched: %d" % len(mcu.unmodelled_seen))
     for (name, offset), (ns, op, size, _value, _pc) in mcu.unmodelled_seen.items():
         print("  %8.3f ms  %s+0x%03X %s%d" % (ns / 1e6, name, offset, op, size * 8))

@@ -85,14 +85,15 @@ class Mcu(RunLoop):
 
     # -- set-up ---------------------------------------------------------------------------------------------
     def _block_counter(self):
-        """The C block hook (native.py) if it builds, else the same counting in Python."""
+        """The C block hook (native.py) if it builds, else a Python one that counts a cycle a halfword."""
         try:
             native = NativeCounter(self.uc)
             return native.counter, native
-        except Exception as err:  # noqa: BLE001  (no compiler: slower, same numbers)
+        except Exception as err:  # noqa: BLE001  (no compiler: slower, and the simple time model)
             self.uc.hook_add(UC_HOOK_BLOCK, self._on_block)
             self._ctr = PyCounter()   # before the log line, which reads the time
-            self.log("native", "C block counter unavailable (%s): Python block hook" % err)
+            self.log("native", "C block counter unavailable (%s): Python block hook, a cycle a halfword, "
+                               "no CMCC (times optimistic)" % err)
             return self._ctr, None
 
     def _nvm_rows(self):

@@ -7,7 +7,9 @@ for the memory, a clock the test moves by hand).
 import random
 
 import pytest
+from samd51.mcu import PyCounter
 from samd51.periph import nvmctrl as N
+from samd51.timing import FlashTiming
 from unicorn import UC_ARCH_ARM, UC_MODE_MCLASS, UC_MODE_THUMB, Uc
 from unicorn import arm_const as A
 
@@ -25,6 +27,7 @@ class FakeMcu:
         self.uc.mem_map(0, 0x80000)
         self.uc.mem_write(0, b"\xff" * 0x80000)
         self.uc.mem_map(RAM, 0x30000)
+        self.timing = FlashTiming(PyCounter())   # CTRLA's wait states go to it
 
     def now_ns(self):
         return self.t

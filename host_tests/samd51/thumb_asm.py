@@ -52,6 +52,23 @@ def b_self():
     return struct.pack("<H", 0xE7FE)
 
 
+def b_to(here, target):
+    """B (16-bit) at ``here`` to ``target``, within 2 KB."""
+    return struct.pack("<H", 0xE000 | ((target - here - 4) >> 1) & 0x7FF)
+
+
+def bx(rm):
+    return struct.pack("<H", 0x4700 | rm << 3)
+
+
+def push(regs):
+    return struct.pack("<H", 0xB400 | sum(1 << r for r in regs))
+
+
+def pop(regs):
+    return struct.pack("<H", 0xBC00 | sum(1 << r for r in regs))
+
+
 def b_back(halfwords):
     """Branch back over ``halfwords`` halfwords before this one."""
     return struct.pack("<H", 0xE000 | (-(halfwords + 2)) & 0x7FF)
@@ -79,17 +96,17 @@ def record(slot_word, value):
 
 
 class Machine:
-    """An Mcu with code at CODE and handlers for chosen exception numbers, no firmware."""
+    """An Mcu with code at ``at`` (CODE, in RAM) and handlers for chosen exception numbers, no firmware."""
 
-    def __init__(self, main, handlers=None):
+    def __init__(self, main, handlers=None, at=CODE):
         self.mcu = Mcu()
         uc = self.mcu.uc
-        self.mcu.mem_write(VECTORS, struct.pack("<II", STACK_TOP, CODE | 1))
+        self.mcu.mem_write(VECTORS, struct.pack("<II", STACK_TOP, at | 1))
         for i, (exc, code) in enumerate(sorted((handlers or {}).items())):
             addr = HANDLERS + 0x100 * i
             self.mcu.mem_write(addr, code)
             self.mcu.mem_write(VECTORS + 4 * exc, struct.pack("<I", addr | 1))
-        self.mcu.mem_write(CODE, main)
+        self.mcu.mem_write(at, main)
         self.mcu.mem_write(DATA, bytes(0x100))
         self.mcu.reset(vector_table=VECTORS)
         self.uc = uc

@@ -2,7 +2,8 @@
 
 Each language has two UTF-8 text files beside this module.  ``words_en.txt`` (``words_ru.txt``)
 holds what the game shows at any moment; ``use(lang)`` reads its sections into this
-module's tuples, dropping the previous language's first:
+module's tuples (the menu's and the refusals into ``sultan.ui.texts``' ``Texts``, when first
+wanted), dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help whenever no message stands, by mode (``sultan.ui.modes``);
@@ -72,6 +73,19 @@ def read(name):
     return data.replace(b"\r", b"") if b"\r" in data else data
 
 
+def bounds(data, name):
+    """Where section ``[name]``'s lines start and end in a words or pages file's bytes ``data``."""
+    tag = b"\n[" + name.encode() + b"]\n"
+    i = data.find(tag)
+    if i < 0:
+        if not data.startswith(tag[1:]):
+            raise ValueError("no section [%s]" % name)
+        i = -1  # the file's first line
+    i += len(tag)
+    end = data.find(b"\n[", i - 1)
+    return i, end if end >= 0 else len(data)
+
+
 def section(data, name, keyed=True):
     """The lines of section ``[name]`` of a words or pages file's bytes ``data``, as a tuple of
     str: in a words file (``keyed``) the texts of its "KEY text" lines, comment and blank lines
@@ -81,17 +95,9 @@ def section(data, name, keyed=True):
     str is first looked for among the interned strings (on 8.x a walk over all of them), so
     a str a line of the whole file cost the first menu 35 ms on the Pico.
     """
-    tag = b"\n[" + name.encode() + b"]\n"
-    i = data.find(tag)
-    if i < 0:
-        if not data.startswith(tag[1:]):
-            raise ValueError("no section [%s]" % name)
-        i = -1  # the file's first line
-    i += len(tag)
-    end = data.find(b"\n[", i - 1)
-    lines = data[i:end if end >= 0 else len(data)].split(b"\n")
+    i, end = bounds(data, name)
     out = []
-    for ln in lines:
+    for ln in data[i:end].split(b"\n"):
         if keyed:
             if not ln or ln[0] == 35:  # "#": a comment
                 continue
@@ -115,7 +121,7 @@ def use(lang):
         lang = EN
     TEXT = HELP = MENU_ITEMS = MENU_TEXT = REFUSALS = None
     data = read(path(lang))
-    TEXT = section(data, "text")
+    TEXT = section(data, "text")  # most are on show at once: made now, and no Texts code at the start
     HELP = section(data, "help")
     LANG = lang
     return lang
@@ -126,9 +132,11 @@ def menu_items():
     (``MENU_TEXT``) at the first call: a player who never opens the menu never holds them."""
     global MENU_ITEMS, MENU_TEXT
     if MENU_ITEMS is None:
+        from sultan.ui.texts import Texts
+
         data = read(path(LANG))
-        MENU_ITEMS = section(data, "menu")
-        MENU_TEXT = section(data, "menutext")
+        MENU_ITEMS = Texts(data, *bounds(data, "menu"))
+        MENU_TEXT = Texts(data, *bounds(data, "menutext"))
     return MENU_ITEMS
 
 
@@ -143,7 +151,10 @@ def refusals():
     none of the 17 (about 800 bytes on CircuitPython)."""
     global REFUSALS
     if REFUSALS is None:
-        REFUSALS = section(read(path(LANG)), "refusals")
+        from sultan.ui.texts import Texts
+
+        data = read(path(LANG))
+        REFUSALS = Texts(data, *bounds(data, "refusals"))
     return REFUSALS
 
 
