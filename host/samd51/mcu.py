@@ -15,9 +15,9 @@ from unicorn import arm_const as A
 from . import periph as periph_pkg
 from .bus import Bus
 from .native import NativeCounter
-from .timing import FlashTiming
 from .nvic import Nvic
 from .runloop import NEVER, RunLoop
+from .timing import FlashTiming
 
 FLASH = (0x00000000, 0x80000)        # 512 KB internal flash (bootloader 0..0x4000, the UF2 from 0x4000)
 NVM_ROWS = (0x00800000, 0x8000)      # calibration, user row and serial number

@@ -3,8 +3,8 @@
 The core's own cycles come from the block's instructions (the Cortex-M4 TRM's table, in native.py). On top:
 - a taken branch refills the pipeline: REFILL cycles;
 - every 16-byte line a block fetches, and every line its PC-relative loads read, goes through the CMCC
-  (4 KB, 4 ways, round robin). A hit costs nothing more; a miss, or any fetch while CMCC CTRL.CEN is 0, costs a
-  line read from flash at the NVM's wait states.
+  (4 KB, 4 ways, round robin). A hit costs nothing more; a miss, or any fetch while CMCC CTRL.CEN is 0,
+  costs a line read from flash at the NVM's wait states.
 - The wait states are NVMCTRL CTRLA.RWS, or with AUTOWS the datasheet's least for the CPU clock.
 """
 

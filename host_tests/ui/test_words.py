@@ -12,7 +12,6 @@ from sultan.ui import keys, lines, menu, pages, words
 from sultan.ui import modes as modes_module
 from sultan.ui.controller import S_RUSSIAN, Controller
 from sultan.ui.modes import MENU, OVER
-from sultan.ui.texts import Texts
 from sultan_host import word_lines
 from sultan_host.desktop import sheets
 from sultan_host.paths import LIB
@@ -398,18 +397,3 @@ def test_a_section_is_cut_from_the_file_bytes(tmp_path):
         assert words.section(data, "last") == ("Сдача «7»",)
         with pytest.raises(ValueError):
             words.section(data, "tex")
-
-
-def test_lines_make_a_str_only_when_it_is_first_asked_for():
-    """``sultan.ui.texts.Texts``: a section's texts by number, as ``section`` gives them, each made at
-    its first use and kept (on CircuitPython a new str costs a walk over the interned strings)."""
-    data = "[text]\n# a comment\nA one\n\nB  two\nC\n[next]\nD Сдача «7»\n".encode()
-    lines = Texts(data, *words.bounds(data, "text"))
-    assert len(lines) == 3 and lines.texts == [None, None, None]
-    assert lines[1] == " two" and lines.texts == [None, " two", None]
-    assert lines[1] is lines[1]
-    assert list(lines) == ["one", " two", ""] and list(Texts(data, *words.bounds(data, "next"))) == ["Сдача «7»"]
-    with pytest.raises(IndexError):
-        lines[3]
-    with pytest.raises(ValueError):
-        words.bounds(data, "tex")

@@ -2,13 +2,12 @@
 
 Each language has two UTF-8 text files beside this module.  ``words_en.txt`` (``words_ru.txt``)
 holds what the game shows at any moment; ``use(lang)`` reads its sections into this
-module's tuples (the menu's and the refusals into ``sultan.ui.texts``' ``Texts``, when first
-wanted), dropping the previous language's first:
+module's tuples, dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help whenever no message stands, by mode (``sultan.ui.modes``);
-- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers, and ``MENU_TEXT``,
-  what the menu says (``menu_items()`` reads both when the menu is first drawn);
+- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers (``menu_items()`` reads
+  them when the menu is first drawn), and ``MENU_TEXT``, what the menu says (``menu_text()``);
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``),
   read by ``refusals()`` at the first refusal.
 
@@ -57,7 +56,7 @@ STAR_COLS = const(2)  # the winnable deal's star takes the status line's first t
 
 LANG = EN  # the language in use
 TEXT = HELP = None  # read by use() (the controller calls it as it is made)
-MENU_ITEMS = MENU_TEXT = None  # read by menu_items() and menu_text(), when the menu is first drawn
+MENU_ITEMS = MENU_TEXT = None  # read by menu_items() and menu_text(), when first wanted
 REFUSALS = None  # read by refusals(), at the first refusal
 
 
@@ -73,19 +72,6 @@ def read(name):
     return data.replace(b"\r", b"") if b"\r" in data else data
 
 
-def bounds(data, name):
-    """Where section ``[name]``'s lines start and end in a words or pages file's bytes ``data``."""
-    tag = b"\n[" + name.encode() + b"]\n"
-    i = data.find(tag)
-    if i < 0:
-        if not data.startswith(tag[1:]):
-            raise ValueError("no section [%s]" % name)
-        i = -1  # the file's first line
-    i += len(tag)
-    end = data.find(b"\n[", i - 1)
-    return i, end if end >= 0 else len(data)
-
-
 def section(data, name, keyed=True):
     """The lines of section ``[name]`` of a words or pages file's bytes ``data``, as a tuple of
     str: in a words file (``keyed``) the texts of its "KEY text" lines, comment and blank lines
@@ -95,9 +81,17 @@ def section(data, name, keyed=True):
     str is first looked for among the interned strings (on 8.x a walk over all of them), so
     a str a line of the whole file cost the first menu 35 ms on the Pico.
     """
-    i, end = bounds(data, name)
+    tag = b"\n[" + name.encode() + b"]\n"
+    i = data.find(tag)
+    if i < 0:
+        if not data.startswith(tag[1:]):
+            raise ValueError("no section [%s]" % name)
+        i = -1  # the file's first line
+    i += len(tag)
+    end = data.find(b"\n[", i - 1)
+    lines = data[i:end if end >= 0 else len(data)].split(b"\n")
     out = []
-    for ln in data[i:end].split(b"\n"):
+    for ln in lines:
         if keyed:
             if not ln or ln[0] == 35:  # "#": a comment
                 continue
@@ -114,35 +108,35 @@ def use(lang):
     """Make ``lang`` (EN or RU; anything else reads as EN) the language in use; returns it.
 
     The other language's words are let go first, so the two are never in the heap together.
-    The menu's words wait for ``menu_items``, the refusals for ``refusals``.
+    The menu's words wait for ``menu_items`` and ``menu_text``, the refusals for ``refusals``.
     """
     global LANG, TEXT, HELP, MENU_ITEMS, MENU_TEXT, REFUSALS
     if lang != RU:
         lang = EN
     TEXT = HELP = MENU_ITEMS = MENU_TEXT = REFUSALS = None
     data = read(path(lang))
-    TEXT = section(data, "text")  # most are on show at once: made now, and no Texts code at the start
+    TEXT = section(data, "text")
     HELP = section(data, "help")
     LANG = lang
     return lang
 
 
 def menu_items():
-    """The menu's labels in the language in use (``MENU_ITEMS``), read with what the menu says
-    (``MENU_TEXT``) at the first call: a player who never opens the menu never holds them."""
-    global MENU_ITEMS, MENU_TEXT
+    """The menu's labels in the language in use (``MENU_ITEMS``), read at the first call: a player
+    who never opens the menu never holds them."""
+    global MENU_ITEMS
     if MENU_ITEMS is None:
-        from sultan.ui.texts import Texts
-
-        data = read(path(LANG))
-        MENU_ITEMS = Texts(data, *bounds(data, "menu"))
-        MENU_TEXT = Texts(data, *bounds(data, "menutext"))
+        MENU_ITEMS = section(read(path(LANG)), "menu")
     return MENU_ITEMS
 
 
 def menu_text():
-    """What the menu says (its switches' states, hints, ...), as ``menu_items``."""
-    menu_items()
+    """What the menu says (its switches' states, hints, ...: ``MENU_TEXT``), read at the first call,
+    which is later than the first menu's: its first lines have no switch.  On the PyBadge's 9.1.1
+    a new str costs 0.22 ms (a walk over the interned strings), and its 25 cost the first menu 9 ms."""
+    global MENU_TEXT
+    if MENU_TEXT is None:
+        MENU_TEXT = section(read(path(LANG)), "menutext")
     return MENU_TEXT
 
 
@@ -151,10 +145,7 @@ def refusals():
     none of the 17 (about 800 bytes on CircuitPython)."""
     global REFUSALS
     if REFUSALS is None:
-        from sultan.ui.texts import Texts
-
-        data = read(path(LANG))
-        REFUSALS = Texts(data, *bounds(data, "refusals"))
+        REFUSALS = section(read(path(LANG)), "refusals")
     return REFUSALS
 
 
