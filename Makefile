@@ -63,7 +63,7 @@ RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/
 # BOARD=pybadge: the PyBadge's CircuitPython (its own folder: nothing that globs for Pico files finds it)
 PYBADGE_UF2 ?= $(lastword $(sort $(wildcard vendor-local/pybadge/adafruit-circuitpython-pybadge-*.uf2)))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
-.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device typecheck wokwi-check emulate-check bench-device-check
+.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device bench-cpu typecheck wokwi-check emulate-check bench-device-check
 # emulator test options (a settings.toml on the image; see docs/firmware.md):
 # SIZE=160x128 (the ILI9341 as a 160x128 window: the PyBadge layout), DEAL=n, MEMTRACE=1
 WOKWI_TEST_OPTS = $(if $(SIZE),--size $(SIZE)) $(if $(DEAL),--deal $(DEAL)) $(if $(MEMTRACE),--memtrace)
@@ -148,6 +148,11 @@ endif
 BENCH_UF2 ?= $(firstword $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2))
 bench-device: bench-device-check $(STAMP) $(EMULATE_DEPS)
 	$(BIN)/python -m sultan_host.bench.device $(if $(filter command line,$(origin BENCH_UF2)),--firmware "$(BENCH_UF2)") $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY)) $(if $(BOARDS),--boards $(BOARDS))
+
+## make bench-cpu [PYSTONE=path]: the samd51 emulator's time model against published SAMD51 figures (range loops;
+## pystone too, given CPython 3's Lib/test/pystone.py), written into docs/pybadge-figures.md
+bench-cpu: $(STAMP)
+	$(BIN)/python -m sultan_host.bench.device.cpu $(if $(PYSTONE),--pystone "$(PYSTONE)")
 
 ## make typecheck: mypy of firmware/ and lib/ against circuitpython-stubs and each board's pins
 typecheck: $(STAMP)

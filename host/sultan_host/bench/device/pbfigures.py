@@ -11,8 +11,8 @@ HEADING = "## PyBadge"
 PAGE = "pybadge-figures.md"  # beside the figures file: figures.md has no room left in a page's 2,500 words
 HEAD = """# PyBadge figures
 
-Written by `make bench-device` with the PyBadge's column (`BOARDS=pybadge`, `CUTS=N` its power cuts), each
-section by the last run that measured it, with its date and firmware; the Pico's are in [figures](figures.md).
+Written by `make bench-device` with the PyBadge's column (`BOARDS=pybadge`, `CUTS=N` its power cuts) and by
+`make bench-cpu`, each section by the last run that measured it; the Pico's are in [figures](figures.md).
 """
 
 
