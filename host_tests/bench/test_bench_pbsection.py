@@ -75,7 +75,7 @@ def test_a_pybadge_run_writes_its_own_section_and_leaves_the_picos_as_they_were(
     assert new.startswith(old[:old.index("## PyBadge")])
     assert "an old one" not in new and new.count("## PyBadge") == 1
     assert "| first frame: play | <= 50 ms | median 20, max 20 ms (n=1) | yes |" in new
-    assert "120 MHz" in new and "wait states" in new
+    assert "120 MHz" in new and "(samd51.md#time)" in new
 
 
 def test_every_save_on_the_two_slots_erases_and_puts_its_record_in_both():

@@ -120,7 +120,8 @@ def main(argv=None):
         text = pystone_module(args.pystone)
         if text is None:
             ap.error("--pystone %s: not a Python 3 pystone.py" % args.pystone[:200])
-    data, rc, err, _ = pybadge.run(args.out, "--tree", tree(args.out, text), "--ready-only", "--timeout-s", "900")
+    data, rc, err, _ = pybadge.run(args.out, "--tree", tree(args.out, text), "--ready-only",
+                                   "--timeout-s", "900")
     found = figures(ln["text"] for ln in data.get("lines", []))
     if rc != 0 or not found:
         sys.stderr.write("bench-cpu: the run failed: %s\n" % (data.get("error") or err)[-400:])
@@ -128,8 +129,7 @@ def main(argv=None):
     rows = table(found)
     print("\n".join(rows))
     if args.figures:
-        caption = ("the samd51 emulator's time model ([samd51](samd51.md#time)) against published figures, "
-                   "each of a SAMD51 at 120 MHz on CircuitPython 5 (none found for 9.x)")
+        caption = "the [time model](samd51.md#time) against SAMD51s at 120 MHz on CircuitPython 5"
         lines = tables.section(HEADING, date.today().isoformat(), [pybadge.image.firmware()], caption, rows)
         tables.write_figures(args.figures, {HEADING: lines}, head=pbfigures.HEAD)
         print("(written into %s)" % args.figures)

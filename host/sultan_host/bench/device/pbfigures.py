@@ -26,9 +26,8 @@ def split(figures, sections):
     page = os.path.join(os.path.dirname(figures) or ".", PAGE)
     return [(p, s) for p, s in ((figures, rest), (page, mine)) if s]
 CAPTION = (
-    "the samd51 emulator, simulated time (docs/samd51.md): the Cortex-M4's cycles at 120 MHz, a taken "
-    "branch's refill, the CMCC's misses at 5 flash wait states; SPI at the firmware's baud. Deal %s's key "
-    "plan and the animation plan; a line: keypad latch -> SULTAN key= line, min / median / max ms (n); "
+    "the samd51 emulator's [time model](samd51.md#time) at 120 MHz. Deal %s's key plan and the animation "
+    "plan; a line: keypad latch -> SULTAN key= line, min / median / max ms (n); "
     "a first frame: the key -> its slide's first frame; a panel after or before a card's travel (the anim "
     "line's first to last frame) judged without it")
 PANELS = ("menu open", "menu close", "page open", "page close", "digit editor open", "digit editor close",
