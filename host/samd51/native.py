@@ -1,12 +1,12 @@
 """The block counter in C: Unicorn calls it for every basic block, so it must not cross into Python.
 
 A Python block hook costs about 1 us a block (Unicorn's ctypes wrapper and ours), a block being ~6 cycles:
-that capped the machine near 5 M cycles/s. This one adds the block's halfwords to ``cycles``, stops the CPU
-when ``cycles`` reaches ``limit`` (or, while ``watch`` is set, when PRIMASK or BASEPRI changes: an
-interrupt held off by them is taken right after CPSIE) and keeps a histogram of cycles by 256-byte
-region of flash. It is built
-with the system's C compiler on first use into a cache directory; without a compiler Mcu falls back to
-the Python hook (same numbers, slower).
+that capped the machine near 5 M cycles/s. This one adds the block's cycles to ``cycles`` (timing.py says
+how: each flash block is decoded once, its fetches go through a model of the CMCC), stops the CPU when
+``cycles`` reaches ``limit`` (or, while ``watch`` is set, when PRIMASK or BASEPRI changes: an interrupt held
+off by them is taken right after CPSIE) and keeps a histogram of cycles by 256-byte region of flash. It is
+built with the system's C compiler on first use into a cache directory; without a compiler Mcu falls back
+to a Python hook that counts a cycle a halfword.
 """
 
 import ctypes
