@@ -5,6 +5,7 @@ from sultan.rules import engine
 from sultan.ui import keys, words
 from sultan.ui.controller import Controller, move
 from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN_PLACE, TALON
+from sultan.ui.lines import MENU_TEXT_OFF
 from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES, Menu
 from sultan.ui.modes import DEAL, MENU, OVER, PLAY, RULES_PAGE
 from sultan_host.paths import HOST, LIB
@@ -484,3 +485,18 @@ def test_a_redeal_is_said_by_the_status_line_not_a_message():
     assert "pass 2/3" in words.status_text(g, 26)
     ctrl.press(keys.START)
     assert ctrl.message == "" and g.talon_count == 1
+
+
+def test_the_menus_first_open_reads_its_labels_and_the_pause_after_it_the_rest():
+    """The first menu shows labels only (its first lines have no switch), so ``words.MENU_TEXT`` waits
+    for the pause after it (``Controller.idle``, from the main loop's idle passes); an idle table reads
+    nothing."""
+    words.use(words.EN)
+    ctrl = Controller(engine.Game(deal=7))
+    ctrl.idle()
+    assert words.MENU_ITEMS is None and words.MENU_TEXT is None
+    ctrl.press(keys.SELECT)
+    assert [ctrl.menu.label(ctrl, i) for i in range(5)][0] == "New random deal"   # as the screen shows it
+    assert words.MENU_ITEMS is not None and words.MENU_TEXT is None
+    ctrl.idle()
+    assert words.MENU_TEXT[MENU_TEXT_OFF] == ": off"

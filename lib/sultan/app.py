@@ -185,8 +185,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
     console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
         gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
-    saved = ctrl.changes
-    settings = ctrl.settings()
+    saved, settings = ctrl.changes, ctrl.settings()
     n = 0
     events = keys.events
     pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
@@ -199,6 +198,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         pending = None
         if ev is None:
             store.idle()  # writes pending actions once the player pauses
+            ctrl.idle()  # reads what the menu did not need to show at once
             if getattr(keys, "exhausted", False):
                 break
             if cascade:

@@ -142,6 +142,11 @@ class Controller(Actions):
         self.mode = mode
         self.editor = editor
 
+    def idle(self):
+        """A pause between keys: the menu's words not read at its first open (``words.menu_text``)."""
+        if self.mode == MENU:
+            words.menu_text()
+
     # -------------------------------------------------------------- keys
     def press(self, key):
         """Handle one key press; returns True (every press redraws)."""

@@ -131,9 +131,10 @@ def menu_items():
 
 
 def menu_text():
-    """What the menu says (its switches' states, hints, ...: ``MENU_TEXT``), read at the first call,
-    which is later than the first menu's: its first lines have no switch.  On the PyBadge's 9.1.1
-    a new str costs 0.22 ms (a walk over the interned strings), and its 25 cost the first menu 9 ms."""
+    """What the menu says (its switches' states, hints, ...: ``MENU_TEXT``), read at the first call:
+    the controller's ``idle``, in the pause after the first menu is on show (its first lines have no
+    switch).  On the PyBadge's 9.1.1 a new str costs 0.22 ms (a walk over the interned strings), and
+    these 25 cost the first menu 9 ms."""
     global MENU_TEXT
     if MENU_TEXT is None:
         MENU_TEXT = section(read(path(LANG)), "menutext")
