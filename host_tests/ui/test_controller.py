@@ -454,7 +454,9 @@ def test_keys_allocate_nothing_in_the_controller(mpy):
         "    print(a - gc.mem_free())\n"
         "    gc.enable()\n"
     )
-    assert mpy(code, heap="128K").split() == ["0", "0"]
+    # 256K: the VM compiles menu.py from source at the first SELECT, in one 3.5 KB block, and in 128K the
+    # heap's free space can lie in smaller pieces (a clone whose path was 6 characters longer failed so)
+    assert mpy(code, heap="256K").split() == ["0", "0"]
 
 
 def test_the_menus_hint_points_at_no_losing_move():
