@@ -74,7 +74,8 @@ class Mcu(RunLoop):
         uc.mem_write(FLASH[0], b"\xff" * FLASH[1])
         self._nvm_rows()
         self._ctr, self.native = self._block_counter()
-        self.timing = FlashTiming(self._ctr)   # before the peripherals: CMCC and NVMCTRL tell it at reset
+        # before the peripherals: CMCC and NVMCTRL tell it at reset
+        self.timing = FlashTiming(self._ctr, RESET_HZ)
         self.bus = Bus(self)
         self.nvic = Nvic(self)
         self.bus.attach(self.nvic.scs)

@@ -26,11 +26,11 @@ def least_wait_states(hz):
 class FlashTiming:
     """Owns the CMCC's enable and the NVM's wait states, and keeps the counter's miss cost in step."""
 
-    def __init__(self, counter):
+    def __init__(self, counter, hz):
         self.counter = counter
         self.cache_on = False
         self.rws, self.auto = 0, True      # NVMCTRL CTRLA at reset: AUTOWS
-        self.hz = 48_000_000
+        self.hz = hz
         self.counter.refill = REFILL
         self._update()
 

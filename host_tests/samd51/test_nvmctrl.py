@@ -27,7 +27,7 @@ class FakeMcu:
         self.uc.mem_map(0, 0x80000)
         self.uc.mem_write(0, b"\xff" * 0x80000)
         self.uc.mem_map(RAM, 0x30000)
-        self.timing = FlashTiming(PyCounter())   # CTRLA's wait states go to it
+        self.timing = FlashTiming(PyCounter(), 48_000_000)   # CTRLA's wait states go to it
 
     def now_ns(self):
         return self.t
