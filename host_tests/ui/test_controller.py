@@ -313,6 +313,20 @@ def test_menu_wraps_both_ways_and_every_item_is_reachable():
         assert ("Sound: on" in labels) == sound and ("Lights: on" in labels) == sound
 
 
+def test_the_menu_gives_its_window_of_lines_without_a_screen():
+    """``Menu.view`` says what the panel shows (no displayio): the window follows the marked line."""
+    ctrl = Controller(engine.Game(deal=7))
+    ctrl.press(keys.SELECT)
+    menu = ctrl.menu
+    n = len(menu.items)
+    for step in range(n):
+        lines, at = menu.view(ctrl, 4, 26)
+        assert len(lines) == 4 and 0 <= at < 4 and len({len(line) for line in lines}) == 1
+        assert lines[at].strip().rstrip("^v").strip() == menu.label(ctrl, menu.index)
+        assert lines[0].endswith("^") == (menu.index > 3) and lines[3].endswith("v") == (menu.index < n - 1)
+        ctrl.press(keys.DOWN)
+
+
 def test_ruleset_switches_an_untouched_deal_at_once_and_a_begun_one_from_the_next_deal():
     from sultan.ui.menu import M_RULESET
 

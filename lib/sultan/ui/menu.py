@@ -4,7 +4,7 @@ The controller imports it when the menu is first wanted (``Controller.open(MENU)
 or a caller choosing an item) and keeps it as ``Controller.menu``: it is opened often.  Items
 are numbers (M_*); a menu shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound
 and light switches only where the board has them.  Labels come from
-``sultan.ui.words.menu_items()``.  The screen draws the menu with ``Menu.show``.
+``sultan.ui.words.menu_items()``.  ``Menu.view`` gives the lines the screen draws.
 """
 
 from sultan import const, forget
@@ -257,20 +257,19 @@ class Menu:
         else:
             _tell(ctrl, MENU_TEXT_NO_MOVES, hint=h)
 
-    def show(self, panel, ctrl):
-        """Show the menu on ``panel`` (a ``sultan.ui.widgets.Panel``): a window that follows the
-        marked line.
+    def view(self, ctrl, rows, cols):
+        """The menu as the screen shows it: (its lines, the marked line's row), a window of at most
+        ``rows`` lines that follows the marked line, on a screen ``cols`` text columns wide.
 
         A taller menu than the window (``Layout.menu_lines``) scrolls; "^" / "v" at the right
         say more lies above / below.  It is as wide as the widest page it leads to, so opening
         one moves nothing (see ``Panel.show``).
         """
         n = len(self.items)
-        rows = panel.layout.menu_lines
         i = self.index
         top = self.top = min(max(self.top, i - rows + 1), i, max(n - rows, 0))
         end = min(top + rows, n)
-        w = panel.layout.text_cols - 1 - len(MENU_INDENT) - len(MORE_ABOVE)  # a page's widest line
+        w = cols - 1 - len(MENU_INDENT) - len(MORE_ABOVE)  # a page's widest line
         lines = []
         for k in range(top, end):
             more = " "
@@ -280,4 +279,4 @@ class Menu:
                 more = MORE_BELOW
             label = self.label(ctrl, k)[:w]
             lines.append(MENU_INDENT + label + " " * (w - len(label)) + more)
-        panel.show(lines, i - top)
+        return lines, i - top

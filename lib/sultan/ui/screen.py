@@ -188,11 +188,11 @@ class Screen:
         was = self.panel.x is not None
         mode = ctrl.mode if up else PLAY
         g = ctrl.game
-        if mode == MENU:
-            ctrl.menu.show(self.panel, ctrl)
-            return was
         lines = ()
-        if mode != PLAY:
+        at = -1
+        if mode == MENU:  # the menu says what it shows; the screen draws it
+            lines, at = ctrl.menu.view(ctrl, self.layout.menu_lines, self.cols)
+        elif mode != PLAY:
             from sultan.ui import pages  # at the first page shown (see there)
 
             if mode == DEAL:
@@ -204,5 +204,5 @@ class Screen:
                 lines = pages.stats_lines(ctrl.stats, g.rules)
             else:
                 lines = pages.over_lines(g)
-        self.panel.show(lines)
+        self.panel.show(lines, at)
         return was
