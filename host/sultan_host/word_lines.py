@@ -4,7 +4,7 @@
 its number from there; the board build folds each into the code that reads it.
 
 ``python3 tools/word_lines.py`` rewrites the module after a line is added, moved or dropped;
-``--check`` exits 1 if it is out of date (host_tests/test_words.py runs the same comparison).
+``--check`` exits 1 if it is out of date (host_tests/ui/test_words.py runs the same comparison).
 """
 
 import argparse

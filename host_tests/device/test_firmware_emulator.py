@@ -217,7 +217,7 @@ def check_lights(report, won):
 
 
 # Every screen of a key plan (the table, the menu, the digit editor, the pages, both languages, the
-# won/lost panels), at both sizes: host_tests/test_screen_emulator.py; saves: test_saves_emulator.py.
+# won/lost panels), at both sizes: host_tests/device/test_screen_emulator.py; saves: test_saves_emulator.py.
 
 
 BUNDLE_TODAY = (  # what wokwi.com's bundle would install for the old requirements.txt: the newest releases

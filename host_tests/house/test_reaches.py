@@ -11,7 +11,7 @@ Over every module of ``lib/`` and ``firmware/``:
   the display, digitalio's pins have properties for an API (``tg.hidden = True``), in the few
   modules that drive them (``PLATFORM``).
 
-``python host_tests/test_reaches.py`` prints every reach found and their count.
+``python host_tests/house/test_reaches.py`` prints every reach found and their count.
 """
 
 import ast

@@ -9,7 +9,7 @@ Seed rules: the first ``--count`` deals (from 1 up) that canonical autoplay
 wins.  Classic rules: the first ``--count`` deals the classic solver (or the
 hint policy) wins.  The file format is described in ``lib/sultan/rules/winnable.py``;
 its fingerprint is a CRC-32 of what the generator and the rules make of a few
-deals, so a changed generator or rule makes ``host_tests/test_winnable.py``
+deals, so a changed generator or rule makes ``host_tests/rules/test_winnable.py``
 fail until the tables are made again with this command.
 """
 

@@ -1,6 +1,6 @@
 """The board build: the CIRCUITPY tree from the checkout's firmware/ and lib/sultan, one module a pass.
 
-The one place where device source is rewritten for the board (host_tests/test_built_tree.py runs
+The one place where device source is rewritten for the board (host_tests/board/test_built_tree.py runs
 the rewritten tree on the MicroPython VM against the source).  In the order ``tree.build`` runs
 them:
 

@@ -5,7 +5,7 @@
 
 Every picture is our own: the card art below and the letters in ``sultan_host.desktop.font``,
 as bit strings ("#" ink, "." none, rows split by spaces).  ``sultan.ui.sprites`` reads the
-files into Bitmaps at start (its docstring has the file format); ``host_tests/test_screen.py``
+files into Bitmaps at start (its docstring has the file format); ``host_tests/ui/test_screen.py``
 checks the files are what this module draws, and checks pixels on the screen against these
 same bit strings.
 """

@@ -3,7 +3,7 @@
 Numbers only, so the screen, the menu and the motion read them without importing the
 controller; the board build folds them into each reader (host/sultan_host/board/fold.py), so
 this module is never imported on the board.  Each mode's key help is its line of the words
-files' [help] section, in this order (host_tests/test_words.py checks the keys).
+files' [help] section, in this order (host_tests/ui/test_words.py checks the keys).
 """
 
 from sultan import const

@@ -24,7 +24,7 @@ line (so a key and two spaces give a text with a leading space; a key alone, an 
 The keys are [text]'s and [menutext]'s names (a module saying a line names its place by
 ``sultan.ui.lines``' TEXT_<KEY> or MENU_TEXT_<KEY>, generated from words_en.txt by
 tools/word_lines.py), the modes (``sultan.ui.modes``), the menu's M_* and the rules' R_* names;
-host_tests/test_words.py checks them.  In a pages file, a page's lines are taken as they
+host_tests/ui/test_words.py checks them.  In a pages file, a page's lines are taken as they
 stand, up to the next page (blank lines at its end left out).
 
 ``%c`` stands for a card (the screen draws it 4 columns wide with the sprite sheet's rank
