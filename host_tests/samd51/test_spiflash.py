@@ -1,4 +1,4 @@
-"""The GD25Q16C model: ids, status, reads, page program (1 -> 0 only, wrap in the page), erases, WIP for the
+"""The GigaDevice flash model (the PyBadge's GD25Q16C, the PyGamer's GD25Q64C): ids, status, reads, page program (1 -> 0 only, wrap in the page), erases, WIP for the
 datasheet's time, write enable, persistence across boots, power cuts part done."""
 
 import random
@@ -53,6 +53,41 @@ def test_jedec_id_and_device_id(chip):
     assert tx(chip, F.RDID, read=3) == bytes((0xC8, 0x40, 0x15))
     assert tx(chip, F.RDI, 0, 0, 0, read=1) == bytes((0x14,))
     assert tx(chip, F.REMS, 0, 0, 0, read=2) == bytes((0xC8, 0x14))
+
+
+def gd25q64c(qe=True):
+    c = F.SpiFlash(part=F.GD25Q64C, qe=qe)
+    c.clock = Clock()
+    c.attach(c.clock)
+    return c
+
+
+def test_the_gd25q64c_is_8_mb_with_its_own_ids_and_end():
+    chip = gd25q64c()
+    assert tx(chip, F.RDID, read=3) == bytes((0xC8, 0x40, 0x17))   # CircuitPython's GD25Q64C entry
+    assert tx(chip, F.RDI, 0, 0, 0, read=1) == bytes((0x16,))
+    program(chip, 8 * 1024 * 1024 - 4, b"tail")
+    wait(chip, F.OP_NS["program"])
+    assert tx(chip, F.READ, *addr(8 * 1024 * 1024 - 4), read=6) == b"tail\xff\xff"   # wraps to 0
+    assert chip.report()["part"] == "GD25Q64C" and len(chip.image()) == 8 * 1024 * 1024
+
+
+def test_an_image_larger_than_the_chip_is_refused():
+    with pytest.raises(ValueError, match="GD25Q16C"):
+        F.SpiFlash(data=bytes(2 * 1024 * 1024 + 1))
+    assert F.SpiFlash(data=bytes(3 * 1024 * 1024), part=F.GD25Q64C).size == 8 * 1024 * 1024
+
+
+def test_on_the_gd25q64c_01h_writes_byte_1_only_and_31h_sets_qe():
+    chip = gd25q64c(qe=False)
+    tx(chip, F.WREN)
+    tx(chip, F.WRSR1, 0x00, F.SR2_QE)                 # the GD25Q16C's way: byte 2 untouched here
+    wait(chip, F.OP_NS["write_status"])
+    assert not tx(chip, F.RDSR2, read=1)[0] & F.SR2_QE
+    tx(chip, F.WREN)
+    tx(chip, F.WRSR2, F.SR2_QE)                       # write_status_register_split: CircuitPython's way
+    wait(chip, F.OP_NS["write_status"])
+    assert tx(chip, F.RDSR2, read=1)[0] & F.SR2_QE
 
 
 def test_program_then_every_read_command_sees_it(chip):

@@ -1,16 +1,20 @@
-"""The PyBadge's 2 MB QSPI flash chip, a GigaDevice GD25Q16C, as CircuitPython 9.1.1 drives it.
+"""GigaDevice's quad SPI NOR flash chips on the SAMD51 badges' QSPI pins, as CircuitPython drives them: the
+PyBadge's 2 MB GD25Q16C and the PyGamer's 8 MB GD25Q64C.  What tells them apart is a ``Part`` (size, JEDEC
+id, device id, times, how 01h writes the status): one model, two descriptions.
 
 The chip sees chip-select edges and bytes (select / send or read or write / deselect); the QSPI controller
 (periph/qspi.py) turns its instruction frames into these.  The width of a phase (single, dual, quad) does not
 change the bytes, so reads 03h/0Bh/3Bh/6Bh/BBh/EBh/E7h all serve the same array; what width changes is time,
 which the QSPI counts.  Quad commands need QE (status register 2, bit 1), as on the chip.
 
-Facts (adafruit/nvm.toml flash/gigadevice at the commit CircuitPython 9.1.1 pins): JEDEC id C8 40 15,
-quad enable bit 0x02 in status byte 2, 01h writes both status bytes, 6Bh quad read and 32h quad page program.
-Device id (90h/ABh) 0x14.
+Facts (adafruit/nvm.toml flash/gigadevice, as CircuitPython 9.1.1 and 10.2.1 pin it): manufacturer C8h,
+memory type 40h, capacity 15h (GD25Q16C) or 17h (GD25Q64C); quad enable bit 0x02 in status byte 2; 6Bh quad
+read and 32h quad page program.  On the GD25Q16C 01h writes both status bytes; on the GD25Q64C
+(write_status_register_split) 01h writes byte 1 only and 31h writes byte 2, which is how CircuitPython
+sets its QE.  Device id (90h/ABh) 14h and 16h.
 
-Erase, program and status writes take the datasheet's typical time (OP_NS): WIP (status bit 0) stays set
-until then and the bytes change at the end.  ``power_cut`` leaves an operation in progress part done: each
+Erase, program and status writes take the datasheet's typical time (``Part.op_ns``): WIP (status bit 0) stays
+set until then and the bytes change at the end.  ``power_cut`` leaves an operation in progress part done: each
 bit it was changing has changed with probability = its progress (seeded).  The object lives outside the Mcu:
 ``attach`` gives it each boot's clock, and its bytes and non-volatile status survive.
 """
@@ -19,12 +23,25 @@ import random
 
 from samd51.parts import part_done
 
-SIZE = 2 * 1024 * 1024
 PAGE = 256
 SECTOR = 4096
-JEDEC_ID = bytes((0xC8, 0x40, 0x15))
-DEVICE_ID = 0x14
 UNIQUE_ID = bytes(range(0x51, 0x61))  # any 128 bits: the board's serial number
+
+
+class Part:
+    """One chip of the family: what the model needs to be that chip."""
+
+    def __init__(self, name, size, jedec_id, device_id, op_ns, wrsr_both):
+        self.name = name
+        self.size = size
+        self.jedec_id = bytes(jedec_id)
+        self.device_id = device_id
+        self.op_ns = dict(op_ns)
+        self.wrsr_both = wrsr_both      # 01h goes on into status byte 2 (else only 31h writes it)
+
+    def __repr__(self):
+        return "Part(%s)" % self.name
+
 
 # Typical times, ns.  The GD25Q16 datasheet's features page (scribd.com/document/337238515/Gd25q16): page
 # program 0.7 ms, sector erase 50 ms, block erase 0.2 s (32 KB) / 0.28 s (64 KB), chip erase 10 s.  The
@@ -39,6 +56,15 @@ OP_NS = {
     "chip_erase": 10_000_000_000,
     "write_status": 5_000_000,
 }
+GD25Q16C = Part("GD25Q16C", 2 * 1024 * 1024, (0xC8, 0x40, 0x15), 0x14, OP_NS, wrsr_both=True)
+# The GD25Q64C's own timing table was not reachable here either: the same C-series cell times, the chip
+# erase four times as long for four times the array (assumed, not read).
+GD25Q64C = Part("GD25Q64C", 8 * 1024 * 1024, (0xC8, 0x40, 0x17), 0x16,
+                dict(OP_NS, chip_erase=40_000_000_000), wrsr_both=False)
+PARTS = {p.name: p for p in (GD25Q16C, GD25Q64C)}
+SIZE = GD25Q16C.size        # the PyBadge's chip, the default
+JEDEC_ID = GD25Q16C.jedec_id
+DEVICE_ID = GD25Q16C.device_id
 
 SR1_WIP = 0x01
 SR1_WEL = 0x02
@@ -93,7 +119,7 @@ class FlashOps:
 
     def write_status(self, cmd):
         first = 0 if cmd == WRSR1 else 1
-        values = bytes(self.args[: 2 - first])
+        values = bytes(self.args[: 2 - first if self.part.wrsr_both else 1])
         if not values:
             self.count("ignored_bad_length")
             return
@@ -124,7 +150,7 @@ class FlashOps:
 
     def start(self, op, addr, length, apply):
         now = self.now()
-        end = now + int(OP_NS[op] * self.time_scale)
+        end = now + int(self.part.op_ns[op] * self.time_scale)
         record = {"op": op, "addr": addr, "len": length, "start_ms": now / 1e6, "end_ms": end / 1e6}
         if op != "write_status":
             self.ops.append(record)
@@ -165,17 +191,22 @@ class FlashOps:
         return cut
 
     def report(self):
-        return {"part": "GD25Q16C", "size": self.size, "time_scale": self.time_scale, "counts": self.counts,
+        return {"part": self.part.name, "size": self.size, "time_scale": self.time_scale, "counts": self.counts,
                 "unknown": self.unknown, "ops": self.ops, "cuts": self.cuts}
 
 
 class SpiFlash(FlashOps):
-    """A GD25Q16C: ``select``, then ``send`` the opcode and address, ``read``/``write`` data, ``deselect``."""
+    """A chip of ``part``: ``select``, then ``send`` the opcode and address, ``read``/``write`` data,
+    ``deselect``.  ``data`` longer than the chip is refused."""
 
-    def __init__(self, data=None, size=SIZE, time_scale=1.0, qe=True):
-        self.size = size
-        self.mem = bytearray(b"\xff" * size)
+    def __init__(self, data=None, part=GD25Q16C, time_scale=1.0, qe=True):
+        self.part = part
+        self.size = part.size
+        self.mem = bytearray(b"\xff" * self.size)
         if data:
+            if len(data) > self.size:
+                raise ValueError("a %d-byte image does not fit the %s (%d bytes)" % (
+                    len(data), part.name, self.size))
             self.mem[: len(data)] = data
         self.time_scale = time_scale
         self.sr = [0x00, SR2_QE if qe else 0x00]  # non-volatile bits; WIP and WEL are kept apart
@@ -300,13 +331,13 @@ class SpiFlash(FlashOps):
         if cmd == RDSR2:
             return self.sr[1]
         if cmd == RDID:
-            return JEDEC_ID[i - 1] if i <= 3 else 0x00
+            return self.part.jedec_id[i - 1] if i <= 3 else 0x00
         if cmd == UID:
             return UNIQUE_ID[(i - 5) % len(UNIQUE_ID)] if i >= 5 else 0xFF
         if cmd == RDI:
-            return DEVICE_ID if i >= 4 else 0xFF
+            return self.part.device_id if i >= 4 else 0xFF
         if cmd == REMS:
-            return (JEDEC_ID[0], DEVICE_ID)[(i - 4 + (self.addr & 1)) % 2]
+            return (self.part.jedec_id[0], self.part.device_id)[(i - 4 + (self.addr & 1)) % 2]
         if cmd in (PP, QPP):
             self.page[(self.addr + i - 4) % PAGE] = byte
             return 0xFF
