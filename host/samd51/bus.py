@@ -18,8 +18,9 @@ REGIONS = (
     (0x40000000, 0x40000), (0x41000000, 0x40000), (0x42000000, 0x40000), (0x43000000, 0x40000),
     (0x44000000, 0x20000), (0x45000000, 0x1000), (0xE0000000, 0x100000),
 )
-# The QSPI's AHB window (memory-mapped serial flash): the peripheral with AHB_BASE == this gets it whole.
+# The QSPI's AHB window (memory-mapped serial flash): the peripheral named AHB_OWNER serves it whole.
 QSPI_AHB = (0x04000000, 0x1000000)
+AHB_OWNER = "QSPI"
 
 
 POLL_READS = 16          # reads of the same few registers, same values, no write: the CPU is polling
@@ -79,9 +80,14 @@ class Bus:
         for page in range(periph.BASE // PAGE, (periph.BASE + max(periph.SIZE, PAGE) - 1) // PAGE + 1):
             self.pages[page] = periph
         self.by_name[periph.NAME] = periph
-        if getattr(periph, "AHB_BASE", None) == QSPI_AHB[0]:
+        if periph.NAME == AHB_OWNER:
             self.ahb = periph
         return periph
+
+    @staticmethod
+    def decodes(addr):
+        """True for an address in a region this dispatcher serves (peripherals, the QSPI window)."""
+        return any(base <= addr < base + size for base, size in REGIONS + (QSPI_AHB,))
 
     def owner(self, addr):
         page = addr // PAGE
@@ -130,15 +136,12 @@ class Bus:
             self.polls_skipped += self.mcu.skip_poll(self._poll_reads - POLL_READS)
 
     def _ahb_read(self, addr, size):
-        offset = addr - QSPI_AHB[0]
-        if self.ahb is None:
-            self.mcu.unmodelled_ahb(offset, size, "read")
-            return 0xFFFFFFFF & ((1 << (8 * size)) - 1)
-        return self.ahb.ahb_read(offset, size)
+        return (self.ahb or self._no_ahb()).ahb_read(addr - QSPI_AHB[0], size)
 
     def _ahb_write(self, addr, size, value):
-        offset = addr - QSPI_AHB[0]
-        if self.ahb is None:
-            self.mcu.unmodelled_ahb(offset, size, "write", value)
-            return
-        self.ahb.ahb_write(offset, size, value)
+        (self.ahb or self._no_ahb()).ahb_write(addr - QSPI_AHB[0], size, value)
+
+    def _no_ahb(self):
+        """No model of the window's owner: its datasheet page, which logs each window access it sees."""
+        base = next(b for b, name in DATASHEET_BASES.items() if name == AHB_OWNER)
+        return self.owner(base)

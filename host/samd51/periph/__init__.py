@@ -5,6 +5,14 @@ defines BASE, or of each ``(cls, name, base, irqs)`` in a module's ``INSTANCES``
 """
 
 
+AHB_OFFSET = 0x1000000   # an AHB window access is logged at this offset past the registers
+
+
+def words(first, count):
+    """REGS entries for ``count`` 32-bit registers from ``first``."""
+    return {first + 4 * i: 4 for i in range(count)}
+
+
 class Peripheral:
     NAME = "?"          # as in the datasheet, e.g. "SERCOM4"
     BASE = None         # as in the datasheet, e.g. 0x43000000 (None: not instantiated by Mcu)
@@ -57,6 +65,14 @@ class Peripheral:
     def unmodelled(self, offset, size, op, value=None):
         """Log an access no model answers, once per (peripheral, offset)."""
         self.mcu.unmodelled(self, offset, size, op, value)
+
+    def ahb_read(self, offset, size):
+        """A read of the AHB window the peripheral serves (the QSPI's serial flash); unmodelled: all ones."""
+        self.unmodelled(AHB_OFFSET + offset, size, "AHB read")
+        return (1 << (8 * size)) - 1
+
+    def ahb_write(self, offset, size, value):
+        self.unmodelled(AHB_OFFSET + offset, size, "AHB write", value)
 
     def irq(self, index=0):
         return self.IRQS[index] if self.IRQS else None

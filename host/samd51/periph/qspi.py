@@ -50,7 +50,6 @@ TFRTYPE_READ, TFRTYPE_READMEMORY, TFRTYPE_WRITE, TFRTYPE_WRITEMEMORY = 0, 1, 2, 
 # bits a clock of (instruction, address and option, data) for each INSTRFRAME.WIDTH
 WIDTHS = {0: (1, 1, 1), 1: (1, 1, 2), 2: (1, 1, 4), 3: (1, 2, 2), 4: (1, 4, 4), 5: (2, 2, 2), 6: (4, 4, 4)}
 
-WINDOW = (0x04000000, 0x01000000)
 CLK_HZ = 120_000_000
 RDSR1 = 0x05                # the flash's read status register 1, and its write-in-progress bit
 SR1_WIP = 1 << 0
@@ -63,7 +62,6 @@ class Qspi(Peripheral):
     BASE = 0x42003400
     SIZE = 0x400
     IRQS = (134,)
-    AHB_BASE = WINDOW[0]  # the Bus hands this peripheral the whole AHB window
 
     def __init__(self, mcu, *args, **kw):
         super().__init__(mcu, *args, **kw)
