@@ -103,8 +103,8 @@ class Mcu(RunLoop):
         # CircuitPython copies them into USB PADCAL. Below bit 32 (NVMCTRL_SW0's map): AC BIAS0 1; ADC0
         # BIASCOMP 5, BIASREFBUF 6, BIASR2R 3; ADC1 4, 7, 2, which the firmware copies into each ADC's CALIB.
         calib_lo = 1 | (5 << 2) | (6 << 5) | (3 << 8) | (4 << 16) | (7 << 19) | (2 << 22)
-        calib_hi = 9 | (25 << 5) | (6 << 10)
-        self.uc.mem_write(SW_CALIB, calib_lo.to_bytes(4, "little") + (calib_hi | 0xFFFF8000).to_bytes(4, "little"))
+        calib_hi = 9 | (25 << 5) | (6 << 10) | 0xFFFF8000
+        self.uc.mem_write(SW_CALIB, calib_lo.to_bytes(4, "little") + calib_hi.to_bytes(4, "little"))
         for i, addr in enumerate(SERIAL_WORDS):  # a fixed, made-up serial number
             self.uc.mem_write(addr, (SERIAL_BASE + i).to_bytes(4, "little"))
 
