@@ -1,5 +1,6 @@
-"""The GigaDevice flash model (the PyBadge's GD25Q16C, the PyGamer's GD25Q64C): ids, status, reads, page program (1 -> 0 only, wrap in the page), erases, WIP for the
-datasheet's time, write enable, persistence across boots, power cuts part done."""
+"""The GigaDevice flash model (the PyBadge's GD25Q16C, the PyGamer's GD25Q64C): ids, status, reads, page
+program (1 -> 0 only, wrap in the page), erases, WIP for the datasheet's time,
+write enable, persistence across boots, power cuts part done."""
 
 import random
 

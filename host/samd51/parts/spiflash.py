@@ -191,8 +191,8 @@ class FlashOps:
         return cut
 
     def report(self):
-        return {"part": self.part.name, "size": self.size, "time_scale": self.time_scale, "counts": self.counts,
-                "unknown": self.unknown, "ops": self.ops, "cuts": self.cuts}
+        return {"part": self.part.name, "size": self.size, "time_scale": self.time_scale,
+                "counts": self.counts, "unknown": self.unknown, "ops": self.ops, "cuts": self.cuts}
 
 
 class SpiFlash(FlashOps):
