@@ -17,6 +17,8 @@ RAM = 0x20000000
 
 
 class FakeMcu:
+    hz = 120_000_000            # the CPU's clock, which the QSPI's SCK divides
+
     def __init__(self):
         self.t = 0
         self.events = []
@@ -51,6 +53,9 @@ class FakeMcu:
             fn, event[1] = event[1], None
             fn()
         self.t = end
+
+    def skip_poll(self, n):
+        return 0                # no poll skipping (SkippingMcu in test_qspi has it)
 
     def set_pending(self, irqn):
         self.pending.add(irqn)

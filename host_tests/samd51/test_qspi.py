@@ -137,6 +137,15 @@ def test_instrend_waits_for_the_frame_clocks(rig):
     assert qspi.report()["bus_ms"] == pytest.approx(0.0266, abs=0.0005)
 
 
+@pytest.mark.parametrize("cpu_hz, baud, us", [(48_000_000, 2, 66.5), (120_000_000, 32, 292.6)])
+def test_sck_is_the_cpu_clock_over_baud_plus_one(rig, cpu_hz, baud, us):
+    mcu, qspi, chip = rig
+    mcu.hz = cpu_hz                              # before DPLL0 locks, or a slow BAUD for a logic analyser
+    qspi.write(Q.BAUD, 4, baud << 8)
+    read_data(mcu, qspi, 0, 512)                 # 1064 clocks at cpu_hz / (baud + 1)
+    assert qspi.stats["bus_ns"] / 1000 == pytest.approx(us, abs=0.1)
+
+
 def test_instrend_raises_the_interrupt_when_enabled(rig):
     mcu, qspi, chip = rig
     qspi.write(Q.INTENSET, 4, Q.INTFLAG_INSTREND)

@@ -8,12 +8,13 @@ whatever the window offset, READMEMORY/WRITEMEMORY frames take the flash address
 non-sequential access starts the instruction again, as the controller does).  Writing CTRLA.LASTXFER raises
 chip select (the chip then runs a program or an erase) and INSTREND follows when the frame's clocks are done.
 
-Time: SCK = CLK_QSPI_AHB (the CPU clock, 120 MHz) / (BAUD + 1); a frame costs its clocks (instruction,
-address, option, dummy, data at each phase's width).  The CPU is not stalled on the window; INSTREND waits for
+Time: SCK = CLK_QSPI_AHB / (BAUD.BAUD + 1), CLK_QSPI_AHB being the CPU's clock as GCLK0 and MCLK set it
+(datasheet "QSPI - Serial Clock Baud Rate"; CircuitPython's BAUD 2 at 120 MHz gives 40 MHz); a frame costs its
+clocks (instruction, address, option, dummy, data at each phase's width).  The CPU is not stalled on the window; INSTREND waits for
 the frame's end instead, so the firmware's poll absorbs the bus time.
 """
 
-from samd51.periph import Peripheral
+from . import Registers
 
 CTRLA = 0x00
 CTRLB = 0x04
@@ -50,84 +51,78 @@ TFRTYPE_READ, TFRTYPE_READMEMORY, TFRTYPE_WRITE, TFRTYPE_WRITEMEMORY = 0, 1, 2, 
 # bits a clock of (instruction, address and option, data) for each INSTRFRAME.WIDTH
 WIDTHS = {0: (1, 1, 1), 1: (1, 1, 2), 2: (1, 1, 4), 3: (1, 2, 2), 4: (1, 4, 4), 5: (2, 2, 2), 6: (4, 4, 4)}
 
-CLK_HZ = 120_000_000
 RDSR1 = 0x05                # the flash's read status register 1, and its write-in-progress bit
 SR1_WIP = 1 << 0
 BUSY_READS = 4              # busy status reads before the poll's time is skipped
-REGS = (CTRLA, CTRLB, BAUD, RXDATA, INTFLAG, INSTRADDR, INSTRCTRL, INSTRFRAME, SCRAMBCTRL, SCRAMBKEY)
 
 
-class Qspi(Peripheral):
+class Qspi(Registers):
     NAME = "QSPI"
     BASE = 0x42003400
-    SIZE = 0x400
     IRQS = (134,)
+    REGS = {reg: 4 for reg in (CTRLA, CTRLB, BAUD, RXDATA, TXDATA, INTENCLR, INTENSET, INTFLAG, STATUS,
+                               INSTRADDR, INSTRCTRL, INSTRFRAME, SCRAMBCTRL, SCRAMBKEY)}
 
     def __init__(self, mcu, *args, **kw):
-        super().__init__(mcu, *args, **kw)
         self.chip = None
         self.stats = {"frames": 0, "window_reads": 0, "window_writes": 0, "bytes_in": 0, "bytes_out": 0,
                       "bus_ns": 0, "polls_skipped_cycles": 0}
-        self.reset()
+        self.busy_event = None
+        super().__init__(mcu, *args, **kw)
 
     def attach(self, chip):
-        """The flash chip on the QSPI pins (it lives outside the Mcu and keeps its bytes across boots)."""
+        """Put ``chip`` on the QSPI pins, in place of any before (a harness's chip keeps its bytes across
+        boots). What the QSPI asks of it: ``attach(now_ns, log)``; ``select()``, ``send(byte) -> byte``,
+        ``read(n) -> bytes``, ``write(data)``, ``deselect()`` (the chip acts at chip select's rise);
+        ``busy_until()``, the ns its operation ends or None, on its own clock ``now()``."""
         self.chip = chip
         chip.attach(self.mcu.now_ns, lambda text: self.mcu.log("flash", text))
 
     def reset(self):
         super().reset()
-        self.r = dict.fromkeys(REGS, 0)
         self.inten = 0
+        self.intflag = 0
         self.selected = False
         self.next_addr = None
         self.frame_start = 0
         self.frame_clocks = 0
         self.instrend_at = None
         self.busy_reads = 0        # status reads in a row that saw WIP
+        if self.busy_event is not None:
+            self.mcu.cancel(self.busy_event)
         self.busy_event = None     # an event at the chip's operation end, so a skipped poll stops there
         self.busy_event_at = None
 
     # -- registers ----------------------------------------------------------------------------------------
-    def read(self, offset, size):
-        word = offset & ~3
-        if word == INTFLAG:
-            self.flags()
-        if word == STATUS:
-            enabled = STATUS_ENABLE if self.r[CTRLA] & CTRLA_ENABLE else 0
-            value = enabled | (0 if self.selected else STATUS_CSSTATUS)  # CSSTATUS 1: chip select high
-        elif word in (INTENSET, INTENCLR):
-            value = self.inten
-        elif word == CTRLA:
-            value = self.r[CTRLA] & CTRLA_ENABLE
-        elif word in self.r:
-            value = self.r[word]
-        else:
-            return super().read(offset, size)
-        return (value >> (8 * (offset & 3))) & ((1 << (8 * size)) - 1)
+    def read_reg(self, reg):
+        if reg == INTFLAG:
+            return self.flags()
+        if reg == STATUS:
+            enabled = STATUS_ENABLE if self.value(CTRLA) & CTRLA_ENABLE else 0
+            return enabled | (0 if self.selected else STATUS_CSSTATUS)   # CSSTATUS 1: chip select high
+        if reg in (INTENSET, INTENCLR):
+            return self.inten
+        if reg == CTRLA:
+            return self.value(CTRLA) & CTRLA_ENABLE
+        if reg in (TXDATA, SCRAMBKEY):
+            return 0                                                      # write-only
+        return super().read_reg(reg)
 
-    def write(self, offset, size, value):
-        word = offset & ~3
-        shift = 8 * (offset & 3)
-        mask = ((1 << (8 * size)) - 1) << shift
-        bits = (value << shift) & mask
-        if word == INTFLAG:
-            self.flags()
-            self.r[INTFLAG] &= ~bits
-        elif word == INTENSET:
+    def write_reg(self, reg, bits, mask):
+        if reg == INTFLAG:
+            self.intflag = self.flags() & ~bits
+        elif reg == INTENSET:
             self.inten |= bits
-        elif word == INTENCLR:
+        elif reg == INTENCLR:
             self.inten &= ~bits
-        elif word == TXDATA:
+        elif reg == TXDATA:
             self.spi_byte(bits & 0xFF)
-        elif word in self.r and word not in (RXDATA, INTFLAG):
-            self.r[word] = (self.r[word] & ~mask) | bits
-            if word == CTRLA:
+        elif reg not in (RXDATA, STATUS):                                # read-only
+            super().write_reg(reg, bits, mask)
+            if reg == CTRLA:
                 self.ctrla(bits)
-            elif word == INSTRFRAME:
+            elif reg == INSTRFRAME:
                 self.frame()
-        else:
-            return super().write(offset, size, value)
         self.irq_line()
 
     def ctrla(self, bits):
@@ -135,7 +130,7 @@ class Qspi(Peripheral):
             self.end()
             self.reset()
             return
-        self.r[CTRLA] &= ~CTRLA_LASTXFER  # LASTXFER is a strobe
+        self.store(CTRLA, 4, self.value(CTRLA) & ~CTRLA_LASTXFER)       # LASTXFER is a strobe
         if bits & CTRLA_LASTXFER:
             self.end()
 
@@ -143,8 +138,8 @@ class Qspi(Peripheral):
         """INSTREND rises when the frame's clocks are done (read lazily)."""
         if self.instrend_at is not None and self.mcu.now_ns() >= self.instrend_at:
             self.instrend_at = None
-            self.r[INTFLAG] |= INTFLAG_INSTREND | INTFLAG_CSRISE
-        return self.r[INTFLAG]
+            self.intflag |= INTFLAG_INSTREND | INTFLAG_CSRISE
+        return self.intflag
 
     def irq_line(self):
         if self.flags() & self.inten:
@@ -154,10 +149,11 @@ class Qspi(Peripheral):
 
     # -- frames -------------------------------------------------------------------------------------------
     def sck_ns(self):
-        return (((self.r[BAUD] >> 8) & 0xFF) + 1) * 1e9 / CLK_HZ
+        """SCK's period: CLK_QSPI_AHB, the CPU's clock (MCLK), over BAUD.BAUD + 1."""
+        return (((self.value(BAUD) >> 8) & 0xFF) + 1) * 1e9 / self.mcu.hz
 
     def tfrtype(self):
-        return (self.r[INSTRFRAME] >> 12) & 3
+        return (self.value(INSTRFRAME) >> 12) & 3
 
     def frame(self):
         """INSTRFRAME written: a new instruction; without a data phase it goes out now."""
@@ -166,12 +162,12 @@ class Qspi(Peripheral):
             self.end()
         self.next_addr = None
         self.stats["frames"] += 1
-        if not self.r[INSTRFRAME] & INSTRFRAME_DATAEN:
-            self.begin(self.r[INSTRADDR])
+        if not self.value(INSTRFRAME) & INSTRFRAME_DATAEN:
+            self.begin(self.value(INSTRADDR))
 
     def begin(self, addr):
         """Chip select low, then the instruction, address, option and dummy phases."""
-        frame = self.r[INSTRFRAME]
+        frame = self.value(INSTRFRAME)
         chip = self.chip
         if not self.selected:
             self.frame_start = self.mcu.now_ns()
@@ -182,7 +178,7 @@ class Qspi(Peripheral):
         chip.select()
         w_instr, w_addr, _ = WIDTHS.get(frame & 7, (1, 1, 1))
         if frame & INSTRFRAME_INSTREN:
-            chip.send(self.r[INSTRCTRL] & 0xFF)
+            chip.send(self.value(INSTRCTRL) & 0xFF)
             self.frame_clocks += 8 // w_instr
         if frame & INSTRFRAME_ADDREN:
             n = 4 if frame & INSTRFRAME_ADDRLEN_32BITS else 3
@@ -191,7 +187,7 @@ class Qspi(Peripheral):
             self.frame_clocks += 8 * n // w_addr
         if frame & INSTRFRAME_OPTCODEEN:
             optbits = 1 << ((frame >> 8) & 3)
-            chip.send((self.r[INSTRCTRL] >> 16) & 0xFF)
+            chip.send((self.value(INSTRCTRL) >> 16) & 0xFF)
             self.frame_clocks += max(1, optbits // w_addr)
         dummy = (frame >> 16) & 0x1F
         for _ in range(dummy * w_addr // 8):  # dummy clocks, in bytes at the address phase's width
@@ -213,15 +209,15 @@ class Qspi(Peripheral):
             self.instrend_at = self.mcu.now_ns()
 
     def data_phase(self, offset, size, writing):
-        frame = self.r[INSTRFRAME]
-        if not frame & INSTRFRAME_DATAEN or not self.r[CTRLB] & CTRLB_MODE_MEMORY:
+        frame = self.value(INSTRFRAME)
+        if not frame & INSTRFRAME_DATAEN or not self.value(CTRLB) & CTRLB_MODE_MEMORY:
             self.mcu.log("flash", "QSPI: window access at 0x%x with no data phase set" % offset)
             return False
         memory = self.tfrtype() in (TFRTYPE_READMEMORY, TFRTYPE_WRITEMEMORY)
         if not self.selected or (memory and offset != self.next_addr):
             if self.selected:
                 self.end()
-            self.begin(offset if memory else self.r[INSTRADDR])
+            self.begin(offset if memory else self.value(INSTRADDR))
         self.next_addr = offset + size
         self.frame_clocks += 8 * size // WIDTHS.get(frame & 7, (1, 1, 1))[2]
         return self.chip is not None
@@ -232,7 +228,7 @@ class Qspi(Peripheral):
             return (1 << (8 * size)) - 1
         self.stats["bytes_in"] += size
         value = int.from_bytes(self.chip.read(size), "little")
-        if self.r[INSTRCTRL] & 0xFF == RDSR1:
+        if self.value(INSTRCTRL) & 0xFF == RDSR1:
             self.status_polled(value & SR1_WIP)
         return value
 
@@ -244,9 +240,8 @@ class Qspi(Peripheral):
             self.busy_reads = 0
             return
         self.busy_reads += 1
-        end = getattr(self.chip, "busy_until", lambda: None)()
-        skip = getattr(self.mcu, "skip_poll", None)
-        if end is None or skip is None:
+        end = self.chip.busy_until()
+        if end is None:
             return
         if self.busy_event is None or self.busy_event_at != end:
             if self.busy_event is not None:
@@ -255,7 +250,7 @@ class Qspi(Peripheral):
             # the chip keeps the run's clock (it outlives this Mcu): the time left is on its clock
             self.busy_event = self.mcu.at(max(0, int(end - self.chip.now()) + 1), self.busy_done)
         if self.busy_reads > BUSY_READS:
-            self.stats["polls_skipped_cycles"] += skip(self.busy_reads - BUSY_READS)
+            self.stats["polls_skipped_cycles"] += self.mcu.skip_poll(self.busy_reads - BUSY_READS)
 
     def busy_done(self):
         self.busy_event = None
@@ -271,10 +266,10 @@ class Qspi(Peripheral):
         if self.chip is not None:
             if not self.selected:
                 self.chip.select()
-            self.r[RXDATA] = self.chip.send(byte)
+            self.store(RXDATA, 4, self.chip.send(byte))
         self.selected = True
         self.frame_clocks += 8
-        self.r[INTFLAG] |= INTFLAG_RXC | INTFLAG_DRE | INTFLAG_TXC
+        self.intflag |= INTFLAG_RXC | INTFLAG_DRE | INTFLAG_TXC
 
     def report(self):
         return dict(self.stats, bus_ms=round(self.stats["bus_ns"] / 1e6, 3))
