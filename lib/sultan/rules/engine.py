@@ -178,9 +178,6 @@ class Rules(Table):
                 return i
         return -1
 
-    def can_undo(self):
-        return self.moves > 0
-
     def can_redo(self):
         return self.moves < self.log_end
 
@@ -279,10 +276,13 @@ class Rules(Table):
         if self.moves >= self.log_end:
             return R_NOTHING_TO_REDO
         end = self.log_end
-        i = 2 * self.moves
-        self.act((self.log[i] & KIND) << 8 | self.log[i + 1])  # records the same two bytes again
+        self.act(self.logged(self.moves))  # records the same two bytes again
         self.log_end = end
         return OK
+
+    def logged(self, i):
+        """The packed action (``kind << 8 | second log byte``) of move-log entry ``i``."""
+        return (self.log[2 * i] & KIND) << 8 | self.log[2 * i + 1]
 
     def act(self, action):
         """Do a packed action (a hint, or ``kind << 8 | second log byte``) with its public action.
