@@ -319,7 +319,7 @@ def test_the_menu_gives_its_window_of_lines_without_a_screen():
     ctrl.press(keys.SELECT)
     menu = ctrl.menu
     n = len(menu.items)
-    for step in range(n):
+    for _ in range(n):
         lines, at = menu.view(ctrl, 4, 26)
         assert len(lines) == 4 and 0 <= at < 4 and len({len(line) for line in lines}) == 1
         assert lines[at].strip().rstrip("^v").strip() == menu.label(ctrl, menu.index)

@@ -364,10 +364,11 @@ def test_a_sound_made_at_the_first_play_waits_for_its_slide():
         set_lights = set_sound
 
     def make():
-        made.append(motion.clock())  # the frame clock's time: when it was made
+        made.append(clock())  # the frame clock's time: when it was made
         return Heard()
 
-    d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A", sound=app.Silent(make))
+    clock = movie.FrameClock()
+    d, ctrl, lines = movie.record(PLAY_DEAL, "160x128", "A A", sound=app.Silent(make), clock=clock)
     frames = key_frames(d, lines, 2)
     assert ctrl.game.placed == 1 and frames >= 3 and heard == ["place"]
     slide_end = d.shots[d.said[-1] - 1][0]  # the key's last frame, its line said after it

@@ -172,12 +172,12 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
 
 
 def run(display, keys, board_id="unknown", deal=None, console=print, frames=None, store=None,
-        rand_deal=None, idle=0.005, sound=None, scan=None):
+        rand_deal=None, idle=0.005, sound=None, scan=None, clock=None):
     """Play until ``frames`` loop turns have passed (None: for ever) or ``keys`` is exhausted; returns
     the Controller.  ``keys``: anything with ``.events.get()`` (``keypad``, or ``ScriptedKeys`` on the
-    host); it may set ``exhausted`` to end the loop (a script ran out, the window closed).  ``scan``:
-    a scan of the keys now that reports a key down as pressed (``keys.reset``, where the launcher
-    finds it does), for the idle passes; None: they poll."""
+    host); it may set ``exhausted`` to end the loop (a script ran out, the window closed).  ``scan``: a
+    scan of the keys now that reports a key down as pressed (``keys.reset``, where the launcher finds it
+    does), for the idle passes (None: they poll); ``clock``: the animations' ms (None: the board's)."""
     store = _no_store() if store is None else store
     sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
@@ -186,8 +186,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
         gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
     saved, settings = ctrl.changes, ctrl.settings()
-    n = 0
-    events = keys.events
+    n, events = 0, keys.events
     pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
     last, dark = ticks_ms(), 0  # when the last key came; the screen: 0 lit, 1 dimmed, 2 off
     held = 0  # with scan: the keys down by the events (bit k: key number k); 0x100: just scanned
@@ -225,7 +224,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
                 sound.event(ctrl.event)  # returns at once: the tone plays while the screen draws
             if ctrl.motion_on and (g.moves != moves or ctrl.hint or ctrl.event == "deal"):
                 from sultan.ui import motion  # cards that travel: at the first key moving one, not at READY
-                pending, cascade, up = motion.play(screen, display, ctrl, moves, events, sound, console)
+                pending, cascade, up = motion.play(screen, display, ctrl, moves, events, sound, console,
+                                                   clock)
                 held &= ~up  # the releases the animation read
         screen.update(ctrl)
         if cascade:

@@ -4,7 +4,7 @@
 ``record(deal, size, script)`` plays ``script`` through ``sultan.app.run`` on a headless display
 that keeps a picture of every refresh.  Time is a ``FrameClock``, not the wall's: each refresh
 takes ``frame_ms`` of it and each idle pass of the main loop ``idle_ms``, so the animations of
-``sultan.ui.motion`` (which read the time through ``motion.clock``) play the same on any host, and
+``sultan.ui.motion`` (given it through ``sultan.app.run``'s ``clock``) play the same on any host, and
 ``PacedKeys`` presses each key ``gap_ms`` after the one before, as a player would.
 """
 
@@ -78,15 +78,15 @@ class PacedKeys:
         return None
 
 
-def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None, sound=None):
-    """(display, controller, lines) after playing ``script``; ``display.shots`` holds every frame,
+def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None, sound=None, clock=None):
+    """(display, controller, lines) after playing ``script`` on ``clock`` (a ``FrameClock``, None: a new
+    one); ``display.shots`` holds every frame,
     and ``display.said[i]`` how many of them were drawn when ``lines[i]`` was said (a key's
     ``SULTAN key=`` line: its last frame is ``shots[said[i] - 1]``, what the emulator photographs)."""
     from sultan import app
-    from sultan.ui import motion
 
     w, h = (int(v) for v in size.split("x"))
-    clock = FrameClock()
+    clock = FrameClock() if clock is None else clock
     display = MovieDisplay(w, h, clock, frame_ms)
     keys = PacedKeys(script, clock, display, gap_ms, at_once=at_once)
     lines = []
@@ -96,12 +96,8 @@ def record(deal, size, script, gap_ms=700, frame_ms=20, at_once=(), store=None, 
         lines.append(line)
         display.said.append(len(display.shots))
 
-    motion.clock = clock
-    try:
-        ctrl = app.run(display, keys, board_id="movie", deal=deal, console=say,
-                       rand_deal=lambda: 1, idle=0, store=store, sound=sound)
-    finally:
-        motion.clock = None
+    ctrl = app.run(display, keys, board_id="movie", deal=deal, console=say,
+                   rand_deal=lambda: 1, idle=0, store=store, sound=sound, clock=clock)
     return display, ctrl, lines
 
 

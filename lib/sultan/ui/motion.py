@@ -24,7 +24,7 @@ lost.  A key already waiting when an animation starts skips it whole.
 import time
 
 from sultan import const, forget
-from sultan.rules import KIND, engine
+from sultan.rules import engine
 from sultan.ui.layout import F0, NONE, PARK, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import PLAY
 from sultan.ui.screen import FLYING
@@ -40,13 +40,10 @@ _FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
 DEAL_ORDER = (F0, F0 + 1, F0 + 2, F0 + 3, SULTAN_PLACE, F0 + 4, F0 + 5, F0 + 6, F0 + 7, 0, 1, 2, 3, 4, 5)
 
 _flyer = None  # (the Screen, its flyer): see ``flyer``
-clock = None  # a function giving milliseconds (the host's GIF tool sets a frame clock); None: time's
 
 
 def now_ms():
-    """Milliseconds from an arbitrary start (``clock`` when set)."""
-    if clock is not None:
-        return clock()
+    """Milliseconds from an arbitrary start: an animation's clock unless it is given one."""
     try:
         return time.monotonic_ns() // 1000000
     except AttributeError:  # a port without it (MicroPython)
@@ -74,15 +71,11 @@ def card_at(g, p):
     return g.card_at(p)
 
 
-def logged(g, i):
-    """The packed action of move-log entry ``i`` of ``g``."""
-    return (g.log[2 * i] & KIND) << 8 | g.log[2 * i + 1]
-
-
 class Animation:
     """One key's animation: its frames, and the key that cut it short."""
 
-    def __init__(self, screen, display, events, sound):
+    def __init__(self, screen, display, events, sound, clock=None):
+        self.now = now_ms if clock is None else clock  # milliseconds (the host's GIF: a frame clock)
         self.screen = screen
         self.display = display
         self.events = events
@@ -92,7 +85,7 @@ class Animation:
         self.frames = 0
         self.cost = _FIRST_COST  # the last frame's cost (ms)
         self.kind = ""  # "slide", "deal" or "hint" once a frame is drawn
-        self.start = now_ms()
+        self.start = self.now()
         self.first = self.last = 0  # when the first and the last frame were on the screen
         self.busy = False  # a won game's cascade runs on in the main loop's idle passes (tick)
         self.cascade = None  # sultan.ui.cascade.Cascade once its first frame is drawn
@@ -119,9 +112,9 @@ class Animation:
         return False
 
     def frame(self):
-        t = now_ms()
+        t = self.now()
         self.display.refresh()
-        self.last = now_ms()
+        self.last = self.now()
         if not self.frames:
             self.first = self.last
         self.frames += 1
@@ -149,7 +142,7 @@ class Animation:
             return
         f = flyer(self.screen)
         self.screen.draw(f, card)
-        start = now_ms()
+        start = self.now()
         t = 0
         while True:
             t += self.cost  # where the card will be when this frame is on the screen
@@ -159,7 +152,7 @@ class Animation:
             self.frame()
             if self.key():
                 break
-            t = now_ms() - start
+            t = self.now() - start
         f.hidden = True
 
     def step(self, g, src, dst, land):
@@ -191,7 +184,7 @@ class Animation:
         while g.moves > start:
             g.undo()
         while g.moves < end:
-            e = ends(logged(g, g.moves))
+            e = ends(g.logged(g.moves))
             g.redo()
             if e is None:  # a redeal: no card travels
                 continue
@@ -200,7 +193,7 @@ class Animation:
 
     def back(self, g):
         """The action just undone, sliding home."""
-        e = ends(logged(g, g.moves))
+        e = ends(g.logged(g.moves))
         if e is None:
             return
         src, dst = e
@@ -227,11 +220,11 @@ class Animation:
                 s.show_card(p, 0)
         self.frame()  # the status, the message, a menu gone (and the places empty)
         self.cost = _FIRST_COST
-        end = now_ms()
+        end = self.now()
         for p in DEAL_ORDER:
             end += DEAL_MS
             card = SULTAN_CARD if p == SULTAN_PLACE else card_at(g, p)
-            self.slide(STOCK, p, card, end - now_ms())  # late: fewer frames, or none
+            self.slide(STOCK, p, card, end - self.now())  # late: fewer frames, or none
             s.show_card(p, card)
 
     def hint(self, g, menu=False):
@@ -252,7 +245,7 @@ class Animation:
         """A frame of the won game's cascade, ``CASCADE_MS`` after the last began (the first one
         ``CASCADE_MS`` after the winning key's animation; the main loop's idle passes call it, until
         a key): the frame's own cost is inside the period, not added to it."""
-        t = now_ms()
+        t = self.now()
         if t < (self.due or self.last + CASCADE_MS):
             return
         self.due = t + CASCADE_MS
@@ -263,7 +256,7 @@ class Animation:
             c = self.cascade = Cascade(self.screen, g, sprite)
             self.kind = "cascade"
             self.frames = 0
-            self.start = now_ms()
+            self.start = self.now()
         c.frame()
         self.frame()
 
@@ -328,12 +321,12 @@ def show_cards(screen, g, a, b):
             screen.show_card(p, card_at(g, p))
 
 
-def play(screen, display, ctrl, moves, events, sound, console):
+def play(screen, display, ctrl, moves, events, sound, console, clock=None):
     """Animate what the last key did to ``ctrl`` (the game's move count was ``moves`` before it),
-    say its line (``console``) if it drew a frame.
+    say its line (``console``) if it drew a frame; ``clock`` gives milliseconds (None: ``now_ms``).
 
     Returns (the key that cut it short or None, the ``Animation`` whose cascade is to run in
     the main loop's idle passes after a win, or None, the keys released meanwhile: bit k for key k)."""
-    a = Animation(screen, display, events, sound)
+    a = Animation(screen, display, events, sound, clock)
     a.play(ctrl, moves, console)
     return a.pending, (a if a.busy else None), a.released
