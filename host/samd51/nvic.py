@@ -26,6 +26,7 @@ MASK_REGS = (A.UC_ARM_REG_PRIMASK, A.UC_ARM_REG_BASEPRI, A.UC_ARM_REG_FAULTMASK)
 CONTROL_SPSEL, CONTROL_FPCA = 2, 4
 XPSR_ALIGN = 1 << 9          # the stacked xPSR's bit 9: the frame was realigned to 8 bytes
 XPSR_T = 1 << 24
+XPSR_IT = 0x0600FC00         # EPSR.IT (and ICI): the state of an IT block under way
 EXC_RETURN_THREAD, EXC_RETURN_PSP, EXC_RETURN_BASIC = 8, 4, 0x10
 
 
@@ -150,7 +151,9 @@ class Nvic:
         else:
             uc.reg_write(A.UC_ARM_REG_MSP, frame)
         uc.reg_write(A.UC_ARM_REG_CONTROL, control & ~(CONTROL_SPSEL | CONTROL_FPCA))
-        uc.reg_write(A.UC_ARM_REG_IPSR, exc)
+        # ExceptionTaken clears EPSR.IT: Unicorn's blocks end at 1 KB pages, so an interrupt can come between
+        # an IT and its instructions, and the handler's first ones must not run under that condition.
+        uc.reg_write(A.UC_ARM_REG_XPSR, values[7] & ~(XPSR_IT | XPSR_ALIGN | 0x1FF) | exc)
         uc.reg_write(A.UC_ARM_REG_LR, exc_return)
         vector = int.from_bytes(uc.mem_read(self.vtor + 4 * exc, 4), "little")
         uc.reg_write(A.UC_ARM_REG_PC, vector | 1)  # bit 0 keeps Unicorn in Thumb state

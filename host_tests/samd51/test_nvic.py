@@ -173,3 +173,21 @@ def test_wfe_is_a_hint_the_code_runs_on():
     m = Machine(log(1) + wfe + log(2) + b_self())
     assert m.mcu.run(cycles=500) == "cycles"
     assert logged(m) == [1, 2]
+
+
+def test_an_interrupt_taken_inside_an_it_block_enters_its_handler_outside_it():
+    # Unicorn's blocks end at each 1 KB page, so a block may start between an IT and its conditional
+    # instruction, and the run loop takes interrupts there. The handler must not run under the thread's IT
+    # condition (ARMv7-M ExceptionTaken clears EPSR.IT); the return restores it, so ADDNE still never runs.
+    head = RAM + 0x13FC                   # CMP at 0x..3FC, IT NE at 0x..3FE, ADDNE at the page's start
+    setup = ldr32(2, DATA + 4)            # where a handler that skipped its first instruction would count
+    main = setup + struct.pack("<HHHH", 0x4280, 0xBF18, 0x3501, 0xE7FA)   # cmp r0,r0; it ne; addne r5,#1; b
+    systick = ldr32(0, 0xE000E010) + ldr32(1, 997) + str_(1, 0, 4) + movs(1, 7) + str_(1, 0, 0)
+    m = Machine(systick + main, {15: bump(0) + BX_LR}, at=head - len(systick + setup))
+    taken_at = []
+    enter = m.mcu.nvic.enter
+    m.mcu.nvic.enter = lambda exc, return_address=None: (taken_at.append(m.mcu.pc()), enter(exc, return_address))
+    m.mcu.run(cycles=100_000)
+    assert head + 4 in taken_at            # some interrupts did come between the IT and its instruction
+    assert m.word(0) == len(taken_at) >= 90 and m.word(1) == 0
+    assert m.reg(A.UC_ARM_REG_R5) == 0
