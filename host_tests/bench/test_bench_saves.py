@@ -62,3 +62,11 @@ def test_the_wear_plan_plays_each_game_to_its_end_and_counts_the_logs_rewrites()
     assert menu.ctrl.game.status() != engine.PLAYING
     figures = store.stats.get(menu.ctrl.game.rules)
     assert figures["played"] == 3
+
+
+def test_the_save_timing_writes_a_whole_record_each_time():
+    """bench.save's timing writes through the store's public write: each write a record holding the log."""
+    from sultan_host.bench import save
+
+    log_end, per_write, t_save, t_load = save.timing()
+    assert log_end > 200 and per_write >= 2 * log_end and t_save > 0 and t_load > 0
