@@ -73,3 +73,17 @@ def test_counts_loads_and_shifts(rig):
     loads, shifts = keys.loads, keys.shifts
     scan(mcu)
     assert (keys.loads - loads, keys.shifts - shifts) == (1, 8)
+
+
+def test_the_pygamers_four_buttons_come_out_first_and_others_are_refused():
+    mcu = FakeMcu()
+    gpio_out(mcu, CLOCK, 0)
+    gpio_out(mcu, LATCH, 1)
+    keys = HC165(mcu.port, pl=LATCH, cp=CLOCK, q7=DATA, keys=("B", "A", "START", "SELECT"))
+    gpio_out(mcu, LATCH, 0)
+    keys.press("SELECT")
+    keys.press(0)
+    assert scan(mcu) == [0, 3] and keys.pressed() == ["B", "SELECT"]
+    for bad in ("RIGHT", 4):
+        with pytest.raises(ValueError, match="on this board"):
+            keys.press(bad)

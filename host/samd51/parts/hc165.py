@@ -1,20 +1,22 @@
-"""The 74HC165 parallel-in/serial-out shift register that reads the PyBadge's eight buttons.
+"""The 74HC165 parallel-in/serial-out shift register that reads a badge's buttons.
 
 PL low: the register follows D0..D7 (asynchronous parallel load). PL high: each rising CP edge shifts towards
 Q7, with DS (tied low) entering at D0. Q7 is bit 7, so D7 comes out first. The chip drives Q7 onto the MCU's
 data pin through ``port.drive`` whenever it changes, so the firmware's digitalio read sees it at once.
 
-Keys: keypad.ShiftRegisterKeys numbers the bits in the order they come out, so key k is input D(7-k). On the
-PyBadge (firmware/profile_pybadge.py) 0=B 1=A 2=START 3=SELECT 4=RIGHT 5=DOWN 6=UP 7=LEFT; a pressed button
-reads high (value_when_pressed=True).
+Keys: keypad.ShiftRegisterKeys numbers the bits in the order they come out, so key k is input D(7-k).
+``keys`` names them in that order: on the PyBadge (firmware/profile_pybadge.py) 0=B 1=A 2=START 3=SELECT
+4=RIGHT 5=DOWN 6=UP 7=LEFT; the PyGamer wires only B, A, START, SELECT (D7..D4), and its other inputs read
+low.  A pressed button reads high (value_when_pressed=True); a key the board does not have is refused.
 """
 
 KEYS = ("B", "A", "START", "SELECT", "RIGHT", "DOWN", "UP", "LEFT")
 
 
 class HC165:
-    def __init__(self, port, pl, cp, q7, ds=0):
+    def __init__(self, port, pl, cp, q7, ds=0, keys=KEYS):
         self.port = port
+        self.keys = tuple(keys)
         self.q7_pin = q7
         self.ds = ds
         self.inputs = 0          # D0..D7 as bits 0..7 (high: button pressed)
@@ -45,11 +47,16 @@ class HC165:
         self.set_input(7 - self._key(key), False)
 
     def pressed(self):
-        return [KEYS[k] for k in range(8) if self.inputs & (1 << (7 - k))]
+        return [self.keys[k] for k in range(len(self.keys)) if self.inputs & (1 << (7 - k))]
 
-    @staticmethod
-    def _key(key):
-        return KEYS.index(key) if isinstance(key, str) else int(key)
+    def _key(self, key):
+        if isinstance(key, str):
+            if key not in self.keys:
+                raise ValueError("no %s button on this board (%s)" % (key, " ".join(self.keys)))
+            return self.keys.index(key)
+        if not 0 <= key < len(self.keys):
+            raise ValueError("no key %r on this board (0..%d)" % (key, len(self.keys) - 1))
+        return int(key)
 
     # -- the pins (the MCU's side) ----------------------------------------------------------------------
     def set_pl(self, level):
