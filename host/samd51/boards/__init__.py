@@ -1,7 +1,8 @@
 """Boards: which parts hang on which pins of a SAMD51. ``load(name)`` returns the board's class.
 
 A board module defines ``BOARD``, a class called with the ``Mcu`` once its SoC peripherals exist; it attaches
-the parts (flash chip, display, keys...) and keeps them as attributes for the harness.
+the parts (flash chip, display, keys...) and keeps them as attributes for the harness.  The badges
+(pybadge, pygamer) are short descriptions over ``badge.Badge``, which says what a harness gets.
 """
 
 import importlib
@@ -16,4 +17,6 @@ def load(name):
         if err.name == __name__ + "." + name:
             raise LookupError("no board %r (samd51/boards/%s.py)" % (name, name)) from None
         raise
+    if not hasattr(module, "BOARD"):   # a shared module (badge.py), not a board
+        raise LookupError("no board %r (samd51/boards/%s.py describes none)" % (name, name))
     return module.BOARD
