@@ -1,12 +1,14 @@
-"""The PyBadge's CIRCUITPY: a FAT image of a folder, laid at offset 0 of the 2 MB QSPI flash.
+"""A badge's CIRCUITPY: a FAT image of a folder, laid at offset 0 of the QSPI flash (the PyBadge's 2 MB by
+default, ``flash_size=`` the PyGamer's 8 MB).
 
     python -m samd51.fatimage build/CIRCUITPY build/emulate/pybadge-flash.bin
 
 CircuitPython's external-flash driver (supervisor/shared/external_flash/external_flash.c) offers the
 filesystem (total_size - one 4 KB erase sector) / 512 blocks from address 0: the last sector is its scratch
-space.  So the volume is 2 MB - 4 KB = 4088 sectors of 512 B, and the chip's image is that volume followed by
-erased bytes.  The FAT layout is PyPI folder2uf2's (it writes what CircuitPython's own oofatfs f_mkfs would,
-and the Pico image in sultan_host.board.wokwi already comes from it); only its UF2 wrapping is left out.
+space.  So the volume is the chip less 4 KB (on the PyBadge 2 MB - 4 KB = 4088 sectors of 512 B), and the
+chip's image is that volume followed by erased bytes.  The FAT layout is PyPI folder2uf2's (it writes what
+CircuitPython's own oofatfs f_mkfs would, and the Pico image in sultan_host.board.wokwi already comes from
+it); only its UF2 wrapping is left out.
 """
 
 import os
@@ -20,13 +22,14 @@ VOLUME_BYTES = FLASH_SIZE - ERASE_SECTOR
 VOLUME_ID = 0x53554C54  # "SULT", as the Pico's image
 
 
-def volume(folder, label="CIRCUITPY", build_ts=None, extra=None):
-    """The FAT volume (VOLUME_BYTES long) holding ``folder``'s files, plus ``extra`` {name: bytes} at its top.
+def volume(folder, label="CIRCUITPY", build_ts=None, extra=None, flash_size=FLASH_SIZE):
+    """The FAT volume (the chip less its scratch sector) holding ``folder``'s files, plus ``extra``
+    {name: bytes} at its top.
 
     ``extra`` is for files CircuitPython would write itself, e.g. boot_out.txt: with the very text it writes,
     the first boot writes nothing to CIRCUITPY (9.1.1 rewrites boot_out.txt only when its text differs).
     """
-    geo = Geometry(VOLUME_BYTES // SECTOR)
+    geo = Geometry((flash_size - ERASE_SECTOR) // SECTOR)
     fat = FatBuilder(geo, label=label, volume_id=VOLUME_ID, build_ts=build_ts)
     root = build_tree(folder, extra_files=False, build_ts=build_ts)
     for name, data in sorted((extra or {}).items()):
@@ -36,9 +39,9 @@ def volume(folder, label="CIRCUITPY", build_ts=None, extra=None):
     return bytes(fat.image)
 
 
-def flash_image(folder, **kw):
+def flash_image(folder, flash_size=FLASH_SIZE, **kw):
     """The whole chip: the volume, then the erased scratch sector."""
-    return volume(folder, **kw) + b"\xff" * (FLASH_SIZE - VOLUME_BYTES)
+    return volume(folder, flash_size=flash_size, **kw) + b"\xff" * ERASE_SECTOR
 
 
 def write(folder, out, **kw):
