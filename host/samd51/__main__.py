@@ -25,7 +25,7 @@ def _args(argv):
     p.add_argument("--uf2", required=True, help="the firmware (UF2)")
     p.add_argument("--instructions", type=int, default=50_000_000,
                    help="cycles to run (the time model's: docs/samd51.md); default 50M")
-    p.add_argument("--flash", help="a 2 MB image of the QSPI flash (CIRCUITPY)")
+    p.add_argument("--flash", help="an image of the board's QSPI flash (CIRCUITPY), no larger than the chip")
     p.add_argument("--bootloader", help="the 16 KB UF2 bootloader to run first (optional)")
     p.add_argument("--board", default="pybadge", help="the board (samd51/boards/NAME.py); default pybadge")
     p.add_argument("--top", type=int, default=15, help="lines of the PC histogram")
@@ -93,8 +93,12 @@ def main(argv=None):
         return 2
     if args.bootloader:
         mcu.load_bin(0, open(args.bootloader, "rb").read())
-    if args.flash and mcu.board is not None and hasattr(mcu.board, "load_flash"):
-        mcu.board.load_flash(open(args.flash, "rb").read())
+    if args.flash:
+        try:
+            mcu.board.load_flash(open(args.flash, "rb").read())
+        except ValueError as err:
+            sys.stderr.write("samd51: --flash: %s\n" % err)
+            return 2
     hist = Histogram(mcu)
     if args.serial:
         _usb_host(mcu)
