@@ -1,0 +1,5 @@
+import sys
+
+from sultan_host.cptests.cli import main
+
+sys.exit(main())
