@@ -22,7 +22,7 @@ import tempfile
 
 from sultan.saves.memory import MemoryRegion
 from sultan.saves.reader import decode
-from sultan.saves.record import SEQ_MAX, SLOT_MAX, VERSION
+from sultan.saves.record import MIN_RECORD, SEQ_MAX, SLOT_MAX, VERSION, crc_ok
 from sultan.saves.store import Store
 
 MAGIC = b"SU"  # sultan.saves.record: every record starts so
@@ -141,6 +141,8 @@ class NotOurs(ValueError):
 class Damaged(ValueError):
     """The file is a save of ours in which nothing reads: never written (its statistics would be lost)."""
 
+    detail = ""  # " (cut short: N of M bytes)" when the file is shorter than a save
+
 
 class Newer(ValueError):
     """The file holds a record of a newer save format than this Sultan reads: never written."""
@@ -195,19 +197,71 @@ def check_save_file(path, make_dirs=False, write=True):
             head = f.read(2 * SLOT_MAX + 1)
     except OSError as e:
         raise ValueError("cannot read %s: %s" % (path, why(e))) from None
-    if head.count(0xFF) == len(head) <= 2 * SLOT_MAX:
+    kind, cut = survey(head)
+    if kind == "erased":
         return _writable(path, real, st, write)  # erased, as a new board's NVM is: no save
-    if len(head) > 2 * SLOT_MAX or not (head[:2] == MAGIC or head[SLOT_MAX:SLOT_MAX + 2] == MAGIC):
+    if kind == "foreign":
         raise NotOurs("%s is not a Sultan save: left alone" % path)
-    versions = [head[at + 2] for at in (0, SLOT_MAX) if head[at:at + 2] == MAGIC and len(head) > at + 2]
-    if max(versions) > VERSION:  # a slot a newer Sultan wrote: writing the other could lose it
+    if kind == "newer":  # a slot a newer Sultan wrote: writing the other could lose it
         raise Newer("%s was made by a newer Sultan (save format %d; this one reads %d): left alone"
-                    % (path, max(versions), VERSION))
+                    % (path, cut, VERSION))
+    if kind == "damaged":
+        err = Damaged("%s holds a damaged save%s: left alone (remove it to start afresh)" % (path, cut))
+        err.detail = cut
+        raise err
     probe = Store(FileRegion(real))
     probe.load(repair=False)
     if probe.message and not probe.seq:
         raise Damaged("%s holds a damaged save: left alone (remove it to start afresh)" % path)
     return _writable(path, real, st, write)
+
+
+def survey(head):
+    """What a save file's bytes ``head`` (at most ``2 * SLOT_MAX + 1`` of them) hold, by their slots:
+    (kind, detail).
+
+    ``"erased"``: nothing, or every byte 0xFF (no save); ``"foreign"``: bigger than a save, or no slot
+    begins with a header of ours (text, a picture, an archive, zeros); ``"newer"`` (detail: its format):
+    a slot holds a whole record of a newer format, its length and CRC right; ``"record"``: a slot holds
+    a record this Sultan reads (the CRC checked; its game is replayed by the store); ``"damaged"``
+    (detail: what says so, "" or "(cut short: N of M bytes)"): a header of ours, but no record reads.
+    A header of ours: the magic, and a version this Sultan knows or a length a record may have.
+    """
+    full = 2 * SLOT_MAX
+    if len(head) > full:
+        return "foreign", None
+    if head.count(0xFF) == len(head):
+        return "erased", None
+    kinds = []
+    for at in (0, SLOT_MAX):
+        slot = head[at:at + SLOT_MAX]
+        kinds.append(_slot_kind(slot))
+    newer = [k for k in kinds if isinstance(k, int)]
+    if newer:
+        return "newer", max(newer)
+    if "record" in kinds:
+        return "record", None
+    if "ours" in kinds:
+        short = " (cut short: %d of %d bytes)" % (len(head), full) if len(head) < full else ""
+        return "damaged", short
+    return "foreign", None
+
+
+def _slot_kind(slot):
+    """One slot's bytes: "record", a newer format's number, "ours" (a header, no record), or None."""
+    if slot[:2] != MAGIC:
+        return None
+    if decode(slot + bytes(SLOT_MAX - len(slot))) is not None:
+        return "record"
+    if len(slot) <= 2:
+        return "ours"  # the magic alone: a save cut short
+    n = int.from_bytes(slot[8:10], "little") if len(slot) >= 10 else 0
+    fits = MIN_RECORD <= n <= len(slot)
+    if slot[2] > VERSION and fits and crc_ok(slot, n - 4):
+        return slot[2]
+    if 1 <= slot[2] <= VERSION or MIN_RECORD <= n <= SLOT_MAX:
+        return "ours"
+    return None
 
 
 def _writable(path, real, st, write):
@@ -220,11 +274,14 @@ def _writable(path, real, st, write):
     return path
 
 
-def _older(data, seq):
-    """True if slot bytes ``data`` start with a record header whose sequence number is older than ``seq``."""
+def _older(data, seq, newer=False):
+    """True if slot bytes ``data`` start with a record header whose sequence number is older than ``seq``
+    (``newer``: newer than it)."""
     if data[:2] != MAGIC or data[7] > 0x3F:
         return False
     s = int.from_bytes(data[4:8], "little")
+    if newer:
+        s, seq = seq, s
     return 0 < s and 0 < (seq - s) % SEQ_MAX < SEQ_MAX // 2
 
 
@@ -254,6 +311,23 @@ def newer_lost(store):
                 return "cut short: %d of %d bytes" % (length, len(data))
             return "damaged"
     return None
+
+
+def resume_note(store, name):
+    """After ``store.load()`` of file ``name`` gave a game: the one line that says the file's newest
+    record may not be the one loaded (``newer_lost``), true of the file, or None."""
+    lost = newer_lost(store)
+    if lost is None:
+        return None
+    if store.message:  # the newest record's CRC holds, its game does not replay
+        return "the newest save in %s is damaged (its moves do not replay); resuming the one before it" % name
+    if lost.startswith("cut short"):
+        return "%s was %s; resuming the record it kept" % (name, lost.replace(": ", " (", 1) + ")")
+    size = store.slot_size
+    data = bytes(store.region.data)
+    if any(_older(data[at:at + size], store.seq, newer=True) for at in (0, size)):
+        return "the newest save in %s is damaged; resuming the one before it" % name
+    return "part of %s is damaged; resuming the record that still reads" % name
 
 
 def open_store(path=None, max_pending=32, idle_ms=10000):

@@ -14,8 +14,8 @@ from sultan_host.snapshot import snapshot
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, CLI, *args], capture_output=True, text=True, timeout=120)
+def cli(*args, cwd=None):
+    return subprocess.run([sys.executable, CLI, *args], capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
 def test_resume_prints_the_json_of_the_game_play_saved(tmp_path):
@@ -166,12 +166,17 @@ def test_a_damaged_newer_record_is_said_on_stderr_whatever_the_damage(tmp_path):
     spoiled = MemoryRegion(data=bytearray(whole))
     spoil_last_move(spoiled, 1024)
     f = tmp_path / "g.sav"
-    for data in (bytes(crc), whole[:100], whole[:1100], bytes(spoiled.data)):
+    for data, note in ((bytes(crc), "the newest save in F is damaged; resuming the one before it"),
+                       (whole[:100], "F was cut short (100 of 2048 bytes); resuming the record it kept"),
+                       (whole[:1100], "F was cut short (1100 of 2048 bytes); resuming the record it kept"),
+                       (bytes(spoiled.data),
+                        "the newest save in F is damaged (its moves do not replay); resuming the one before"
+                        " it")):
         f.write_bytes(data)
-        r = cli("resume", str(f), "--json")
+        r = cli("resume", "g.sav", "--json", cwd=tmp_path)
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["moves"] == 30  # the older game
-        assert r.stderr.count("\n") == 1 and "resuming the one before it" in r.stderr, r.stderr
+        assert r.stderr == "resume: %s\n" % note.replace("F", "g.sav"), r.stderr
         assert f.read_bytes() == data  # a look, not a write
 
 

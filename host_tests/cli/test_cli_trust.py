@@ -15,6 +15,7 @@ import time
 import pytest
 from conftest import ROOT
 from sultan.rules.engine import Game
+from sultan.saves import record
 from sultan.saves.record import SLOT_MAX, VERSION
 from sultan_host import filesave
 from sultan_host.cli import main as cli_main
@@ -98,11 +99,13 @@ def test_a_read_only_save_is_refused_and_left_as_it_is(tmp_path, capsys, command
 
 
 def newer(path):
-    """A save of ours whose records carry a format version from the future (99)."""
+    """A save of ours whose records carry a format version from the future (99), their CRCs right."""
     data = bytearray(a_save(path))
     for at in (0, SLOT_MAX):
         if data[at:at + 2] == b"SU":
             data[at + 2] = 99
+            n = int.from_bytes(data[at + 8:at + 10], "little")
+            record.crc_into(data, at + n - 4, data, at + n - 4)
     path.write_bytes(bytes(data))
     assert VERSION < 99
 

@@ -25,7 +25,7 @@ from sultan.saves.store import Store
 
 from sultan_host.args import UsageError, clip
 from sultan_host.cli.report import emit
-from sultan_host.filesave import Damaged, FileRegion, check_save_file, newer_lost, why
+from sultan_host.filesave import Damaged, FileRegion, check_save_file, resume_note, why
 from sultan_host.snapshot import stats_summary
 
 
@@ -74,8 +74,8 @@ def readable(path, write=False):
         raise UsageError("not a save file: %s" % clip(path))
     try:
         check_save_file(path, write=write)  # what --save would refuse is neither read nor written back
-    except Damaged:
-        raise UsageError("save data corrupt in %s: left alone" % clip(path)) from None
+    except Damaged as e:
+        raise UsageError("save data corrupt in %s%s: left alone" % (clip(path), e.detail)) from None
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -113,10 +113,9 @@ def run(args, out):
     if game is None:
         raise UsageError("save data corrupt in %s: left alone" % clip(path) if store.message
                          else "no game saved in %s" % clip(path))
-    lost = newer_lost(store)
-    if lost:  # a newer record was (or may have been) there and could not be used
-        sys.stderr.write("resume: the newest save in %s was %s; resuming the one before it\n"
-                         % (clip(path), lost))
+    note = resume_note(store, clip(path))
+    if note:  # a newer record was (or may have been) there and could not be used
+        sys.stderr.write("resume: %s\n" % note)
     if args.auto:
         game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
         store.save(game)
