@@ -73,72 +73,36 @@ def no_window():
 
 
 def make_display(width, height, zoom):
-    """A pygame window showing a ``width`` x ``height`` displayio display at ``zoom``."""
-    import contextlib
-    import io
-
+    """A pygame window showing a ``width`` x ``height`` displayio display at ``zoom``: the headless
+    display's framebuffer, drawn as the device draws (only the areas that change), shown scaled."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86 is not fully supported"
-        import busdisplay
-        import pygame
-        from blinka_displayio_pygamedisplay import PyGameDisplay
+    import pygame
 
-    class ZoomedPyGameDisplay(PyGameDisplay):
-        """PyGameDisplay drawing off screen at 1x, shown scaled in the window.
+    from sultan_host.desktop.headless import HeadlessDisplay, to_image
 
-        Unlike its parent it refreshes only the dirty areas, as a real display does.
-        """
-
-        def _initialize(self, init_sequence):
+    class WindowDisplay(HeadlessDisplay):
+        def __init__(self):
             pygame.display.init()  # not pygame.init(): no audio wanted
-            pygame.display.set_caption(self._caption)
-            self._window = pygame.display.set_mode((self.width * zoom, self.height * zoom))
-            self._pygame_screen = pygame.Surface((self.width, self.height))
+            pygame.display.set_caption(TITLE)
+            self.window = pygame.display.set_mode((width * zoom, height * zoom))
+            self.frame = pygame.Surface((width, height))  # at 1x, in the window's format
+            super().__init__(width, height)
 
-        def _get_refresh_areas(self):
-            return busdisplay.BusDisplay._get_refresh_areas(self)
-
-        def _refresh_display(self):
-            busdisplay.BusDisplay._refresh_display(self)
+        def refresh(self, *args, **kwargs):
+            done = super().refresh(*args, **kwargs)
             self.present()
-            self._refresh_pending = False
-
-        def _background(self):
-            """No background refresh: the game refreshes once per key."""
-
-        def _refresh_area(self, area):
-            """As the parent's, but right for an area of an odd number of pixels (a card that
-            travels leaves such areas), whose last pixel the parent's buffer leaves out."""
-            import numpy as np
-            from displayio._area import Area
-
-            clipped = Area()
-            if not self._core.clip_area(area, clipped):
-                return True
-            w, h = clipped.width(), clipped.height()
-            size = w * h
-            buffer = memoryview(bytearray(((size + 1) // 2) * 4)).cast("I")
-            mask = memoryview(bytearray(((size // 32) + 1) * 4)).cast("I")
-            self._core.fill_area(clipped, mask, buffer)
-            px = np.frombuffer(buffer.tobytes(), dtype=">u2")[:size].astype(np.uint32).reshape(h, w)
-            rgb = np.stack(((px >> 11 & 0x1F) * 255 // 31, (px >> 5 & 0x3F) * 255 // 63,
-                            (px & 0x1F) * 255 // 31), axis=-1).astype(np.uint8)
-            self._pygame_screen.blit(pygame.image.frombuffer(rgb.tobytes(), (w, h), "RGB"),
-                                     (clipped.x1, clipped.y1))
-            return True
+            return done
 
         def present(self):
-            if self._pygame_screen is not None:
-                pygame.transform.scale(self._pygame_screen, self._window.get_size(), self._window)
-                pygame.display.flip()
+            img = to_image(self.framebuffer)
+            self.frame.blit(pygame.image.frombuffer(img.tobytes(), img.size, "RGB"), (0, 0))
+            pygame.transform.scale(self.frame, self.window.get_size(), self.window)
+            pygame.display.flip()
 
         def save(self, path):
-            pygame.image.save(self._window, path)
+            pygame.image.save(self.window, path)
 
-    import displayio
-
-    displayio.release_displays()
-    return ZoomedPyGameDisplay(width=width, height=height, caption=TITLE, auto_refresh=False)
+    return WindowDisplay()
 
 
 class PygameKeys:
@@ -239,16 +203,15 @@ def open_save(a):
     """The store the run resumes from and saves to, or None; a newer record it cannot use is said."""
     from sultan.saves.store import Store
 
-    from sultan_host.filesave import FileRegion, newer_lost
+    from sultan_host.filesave import FileRegion, resume_note
 
     if a.save_path is None:
         return None
     probe = Store(FileRegion(a.save_path))
     if probe.load(repair=False) is not None:
-        lost = newer_lost(probe)
-        if lost:
-            sys.stderr.write("sim: the newest save in %s was %s; resuming the one before it\n"
-                             % (clip(a.save_path), lost))
+        note = resume_note(probe, clip(a.save_path))
+        if note:
+            sys.stderr.write("sim: %s\n" % note)
     return Store(FileRegion(a.save_path, make_dirs=a.save is None))
 
 
