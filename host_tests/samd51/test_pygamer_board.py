@@ -1,0 +1,126 @@
+"""The PyGamer board: its parts on pins.c's pins (no firmware), then CircuitPython 10.2.1's own analogio
+reading the joystick and the light sensor through the ADC model as a test moves them.  The firmware test
+skips with one reason without vendor-local/pygamer's UF2 (SULTAN_EMULATOR=required makes that a failure)."""
+
+import glob
+import os
+
+import pytest
+from conftest import ROOT
+from samd51 import boards, fatimage
+from samd51.mcu import Mcu
+from samd51.parts.spiflash import GD25Q16C, GD25Q64C, SpiFlash
+
+FLASH_8MB = 8 * 1024 * 1024
+
+
+def test_the_pygamer_wires_its_parts_on_its_own_pins():
+    board = Mcu(board=boards.load("pygamer")).board
+    assert board.flash.part is GD25Q64C and board.flash.size == FLASH_8MB
+    assert board.keys.keys == ("B", "A", "START", "SELECT")
+    sercom = board.mcu.peripheral("SERCOM4")
+    assert sercom.part is board.display and sercom.cs == 32 + 12     # TFT_CS on PB12, not the PyBadge's PB07
+    adc1 = board.mcu.peripheral("ADC1")
+    assert {ain: pin for ain, (pin, _) in adc1.sources.items()} == {9: "PB07", 8: "PB06", 6: "PB04"}
+    assert board.joystick.position() == (0.0, 0.0)                    # centred at rest
+    board.joystick.push("LEFT")
+    assert adc1.sources[9][1]() == 0.0 and adc1.sources[8][1]() == pytest.approx(1.65)
+    board.joystick.set(0.5, 1.0)
+    assert adc1.sources[9][1]() == pytest.approx(2.475) and adc1.sources[8][1]() == pytest.approx(3.3)
+    with pytest.raises(ValueError, match="direction"):
+        board.joystick.push("NORTH")
+    with pytest.raises(ValueError, match="no RIGHT button"):
+        board.keys.press("RIGHT")
+
+
+def test_a_chip_of_the_other_badge_is_refused():
+    board = Mcu(board=boards.load("pygamer")).board
+    with pytest.raises(ValueError, match="the pygamer has a GD25Q64C, not a GD25Q16C"):
+        board.attach_flash(SpiFlash(part=GD25Q16C))
+    with pytest.raises(ValueError, match="does not fit the GD25Q16C"):
+        Mcu(board=boards.load("pybadge")).board.load_flash(bytes(FLASH_8MB))
+
+
+def pygamer_uf2():
+    given = os.environ.get("PYGAMER_UF2")
+    if given:
+        return given if os.path.isfile(given) else None
+    pattern = os.path.join(ROOT, "vendor-local", "pygamer", "adafruit-circuitpython-pygamer-*-10.*.uf2")
+    found = glob.glob(pattern)
+    return found[0] if found else None
+
+
+UF2 = pygamer_uf2()
+needs_uf2 = pytest.mark.skipif(
+    UF2 is None and os.environ.get("SULTAN_EMULATOR") != "required",
+    reason="no PyGamer CircuitPython 10 UF2 in vendor-local/pygamer/: link ../shared/firmware/pygamer there "
+           "(or set PYGAMER_UF2)")
+
+CODE = """import analogio, board, supervisor, time
+while not supervisor.runtime.serial_connected:
+    time.sleep(0.01)
+x = analogio.AnalogIn(board.JOYSTICK_X)
+y = analogio.AnalogIn(board.JOYSTICK_Y)
+light = analogio.AnalogIn(board.LIGHT)
+n = 0
+while True:
+    print("ADC", n, x.value, y.value, light.value)
+    n += 1
+    time.sleep(0.02)
+"""
+
+
+def analogio_value(volts):
+    """What analogio.AnalogIn.value gives for ``volts`` on a 3.3 V reference: 12 bits stretched to 16."""
+    code = min(round(volts / 3.3 * 4096), 4095)
+    return code << 4 | code >> 8
+
+
+class Console:
+    def __init__(self, mcu):
+        from samd51.usbhost import UsbHost
+
+        self.mcu = mcu
+        self.text = ""
+        self.host = UsbHost(mcu, on_serial=self.heard)
+
+    def heard(self, data):
+        self.text += bytes(data).decode("utf-8", "replace")
+
+    def readings(self):
+        return [[int(v) for v in line.split()[1:]] for line in self.text.splitlines()
+                if line.startswith("ADC ") and len(line.split()) == 5]
+
+    def next_reading(self, limit_ms=500):
+        """Run until two more lines come (the first may have sampled before the change): the second."""
+        want = len(self.readings()) + 2
+        end = self.mcu.now_ns() + limit_ms * 1_000_000
+        while len(self.readings()) < want and self.mcu.now_ns() < end:
+            assert self.mcu.run(until_ns=min(end, self.mcu.now_ns() + 10_000_000)) == "cycles"
+        assert len(self.readings()) >= want, self.text[-500:]
+        return self.readings()[-1][1:]
+
+
+@needs_uf2
+def test_circuitpython_reads_the_stick_and_the_light_as_the_test_sets_them(tmp_path):
+    (tmp_path / "code.py").write_text(CODE)
+    mcu = Mcu(board=boards.load("pygamer"))
+    mcu.load_uf2(UF2)
+    mcu.board.load_flash(fatimage.flash_image(str(tmp_path), flash_size=FLASH_8MB))
+    console = Console(mcu)
+    mcu.reset()
+    assert console.next_reading(limit_ms=8000) == [analogio_value(1.65)] * 2 + [analogio_value(0.33)]
+    board = mcu.board
+    seen = []
+    for x, y, light in ((1.0, 0.0, 0.1), (-1.0, 0.5, 0.9), (0.25, -1.0, 0.0)):
+        board.joystick.set(x, y)
+        board.light.set_fraction(light)
+        seen.append(console.next_reading())
+        assert seen[-1] == [analogio_value((x + 1) * 1.65), analogio_value((y + 1) * 1.65),
+                            analogio_value(light * 3.3)]
+    assert seen[0][0] == 65535 and seen[1][0] == 0                     # the stick's ends are the scale's
+    adc1 = mcu.peripheral("ADC1")
+    assert adc1.conversions >= 6 * len(console.readings())             # analogio converts twice a read
+    assert adc1.value(0x00) == 0                                       # and leaves it reset (adc_sync_deinit)
+    # every conversion had the NVM row's trims in CALIB, a clock, and its pin on function B (else logged)
+    assert not [text for _, kind, text in mcu.lines if kind == "adc"]
