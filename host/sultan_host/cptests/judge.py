@@ -68,9 +68,10 @@ class Features:
         self.has = {name: outputs.get(name) == want for name, want in CHECKS.items()}
         self.revops = outputs.get("reverse_ops.py") != b"TypeError\n"
         self.endian = outputs.get("byteorder.py") == cpython_byteorder
+        # platform arch arch_flags build thread float_prec unicode; CircuitPython's platform has spaces
         info = outputs.get("target_info.py", b"").split()
-        self.platform = info[0].decode() if info else "?"
-        self.float_prec = int(info[5]) if len(info) > 5 and info[5].isdigit() else 0
+        self.platform = b" ".join(info[:-6]).decode() if len(info) >= 7 else "?"
+        self.float_prec = int(info[-2]) if len(info) >= 7 and info[-2].isdigit() else 0
 
     def skipped(self):
         """The tests skipped by path whatever their name (run-tests.py's skip_tests for a board)."""
