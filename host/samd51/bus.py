@@ -2,7 +2,9 @@
 
 Unicorn maps MMIO in 4 KB-aligned regions, while the SAMD51's peripherals sit 0x400 apart, so a few large
 regions (the four APB bridges, the private peripheral bus, ...) share one dispatcher that looks the page up.
-A page no model claims gets a plain register store that logs each (peripheral, offset) once.
+A model claims its whole bus slot; an offset in the slot past its register map (SIZE) is unimplemented: the
+PAC's "illegal access". A page no model claims gets a plain register store that logs each (peripheral, offset)
+once.
 """
 
 import ctypes
@@ -12,12 +14,13 @@ from unicorn.unicorn_py3 import unicorn as _ucmod
 from .periph import DATASHEET_BASES, Peripheral
 
 PAGE = 0x400
-
+# The APB bridges A-D and each one's slot a peripheral (datasheet "Product Mapping"): bridge B's are 8 KB.
+BRIDGES = ((0x40000000, 0x400), (0x41000000, 0x2000), (0x42000000, 0x400), (0x43000000, 0x400))
+BRIDGE_SPAN = 0x40000
 # (base, size): the MMIO regions. Bridges A-D, SDHC0, the SmartEEPROM window and the private peripheral bus.
-REGIONS = (
-    (0x40000000, 0x40000), (0x41000000, 0x40000), (0x42000000, 0x40000), (0x43000000, 0x40000),
-    (0x44000000, 0x20000), (0x45000000, 0x1000), (0xE0000000, 0x100000),
-)
+REGIONS = tuple((base, BRIDGE_SPAN) for base, _slot in BRIDGES) + (
+    (0x44000000, 0x20000), (0x45000000, 0x1000), (0xE0000000, 0x100000))
+
 # The QSPI's AHB window (memory-mapped serial flash): the peripheral named AHB_OWNER serves it whole.
 QSPI_AHB = (0x04000000, 0x1000000)
 AHB_OWNER = "QSPI"
@@ -25,6 +28,21 @@ AHB_OWNER = "QSPI"
 
 POLL_READS = 16          # reads of the same few registers, same values, no write: the CPU is polling
 POLL_ADDRESSES = 4
+
+
+def slot_of(base):
+    """The bus slot of a peripheral at ``base``: its bridge's, else a page."""
+    place = bridge_slot(base)
+    return BRIDGES[place[0]][1] if place else PAGE
+
+
+def bridge_slot(base):
+    """(bridge 0-3 for A-D, slot number on it) of a peripheral at ``base``, or None off the APB bridges: the
+    slot number is its bit in the PAC's registers."""
+    for n, (bridge, slot) in enumerate(BRIDGES):
+        if bridge <= base < bridge + BRIDGE_SPAN:
+            return n, (base - bridge) // slot
+    return None
 
 
 class Unclaimed(Peripheral):
@@ -76,8 +94,10 @@ class Bus:
         uc.emu_stop()
 
     def attach(self, periph):
-        """Claim the pages of ``periph`` (replacing an earlier claim, so a board may swap a model)."""
-        for page in range(periph.BASE // PAGE, (periph.BASE + max(periph.SIZE, PAGE) - 1) // PAGE + 1):
+        """Claim the pages of the bus slot of ``periph`` (replacing an earlier claim, so a board may swap a
+        model). Offsets in the slot past its SIZE (the datasheet's register map) are unimplemented."""
+        span = max(periph.SIZE, slot_of(periph.BASE))
+        for page in range(periph.BASE // PAGE, (periph.BASE + span - 1) // PAGE + 1):
             self.pages[page] = periph
         self.by_name[periph.NAME] = periph
         if periph.NAME == AHB_OWNER:
@@ -103,7 +123,10 @@ class Bus:
         if size == 8:  # LDRD through MMIO: two words
             return self.read(addr, 4) | (self.read(addr + 4, 4) << 32)
         periph = self.pages.get(addr // PAGE) or self.owner(addr)
-        return periph.read(addr - periph.BASE, size)
+        offset = addr - periph.BASE
+        if offset >= periph.SIZE:
+            return self.unimplemented(periph, offset, size, "read")
+        return periph.read(offset, size)
 
     def write(self, addr, size, value):
         if size == 8:
@@ -111,7 +134,20 @@ class Bus:
             self.write(addr + 4, 4, value >> 32)
             return
         periph = self.pages.get(addr // PAGE) or self.owner(addr)
-        periph.write(addr - periph.BASE, size, value)
+        offset = addr - periph.BASE
+        if offset >= periph.SIZE:
+            self.unimplemented(periph, offset, size, "write", value)
+            return
+        periph.write(offset, size, value)
+
+    def unimplemented(self, periph, offset, size, op, value=None):
+        """An access past the register map, in the peripheral's slot: the PAC's "illegal access", a
+        peripheral access error. A write is dropped and a read gives 0 (no bus fault: the firmware runs on)."""
+        self.mcu.unmodelled(periph, offset, size, "unimplemented " + op, value)
+        pac, place = self.by_name.get("PAC"), bridge_slot(periph.BASE)
+        if pac is not None and place is not None:
+            pac.access_error(*place)
+        return 0
 
     def _read(self, addr, size):
         value = self.read(addr, size)

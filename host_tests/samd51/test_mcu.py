@@ -27,6 +27,35 @@ def test_an_access_no_model_answers_is_kept_and_logged_once():
     assert list(m.mcu.unmodelled_seen) == [("PDEC", 0x10)]
 
 
+EVSYS = 0x4100E000
+PAC_INTFLAGB = 0x40000018
+
+
+def test_a_write_past_a_register_map_is_the_pacs_illegal_access():
+    # audio_dma_stop's disable_event_channel(0xff) for a single-buffered sample: CHANNEL[255] is at 0x818,
+    # in EVSYS's 8 KB slot but past USER[66]. The write is dropped, a read gives 0, PAC INTFLAGB.EVSYS is set.
+    main = (ldr32(0, EVSYS + 0x818) + movs(1, 0x5A) + str_(1, 0) + B_NEXT + ldr(2, 0)
+            + ldr32(4, EVSYS + 0x20) + ldr(3, 4) + ldr32(5, PAC_INTFLAGB) + ldr(6, 5) + b_self())
+    m = Machine(main)
+    m.mcu.run(cycles=200)
+    assert m.reg(A.UC_ARM_REG_R2) == 0 and m.reg(A.UC_ARM_REG_R3) == 0      # nothing kept; CHANNEL[0] as was
+    assert m.reg(A.UC_ARM_REG_R6) == 1 << 7                                  # slot 7 of bridge B
+    lines = [text for _, kind, text in m.mcu.lines if kind == "unmodelled"]
+    assert lines[0].startswith("EVSYS+0x818 unimplemented write32 0x5A")
+    m.mcu.mem_write(PAC_INTFLAGB, (1 << 7).to_bytes(4, "little"))          # write 1 to clear
+    assert m.mcu.mem_read(PAC_INTFLAGB, 4) == bytes(4)
+
+
+def test_the_pac_interrupt_follows_its_flags_when_err_is_enabled():
+    m = Machine(b_self())
+    mcu = m.mcu
+    mcu.mem_write(0x40000009, b"\x01")                  # PAC INTENSET.ERR
+    mcu.mem_write(EVSYS + 0x1000, bytes(4))              # past the register map
+    assert 16 + 41 in mcu.nvic.pending
+    mcu.mem_write(PAC_INTFLAGB, (1 << 7).to_bytes(4, "little"))
+    assert 16 + 41 not in mcu.nvic.pending
+
+
 def test_the_cpu_clock_follows_gclk0_onto_dpll0():
     # As CircuitPython's clock_init: GCLK5 = DFLL/24 (2 MHz) feeds FDPLL0 (PCHCTRL 1), LDR 59 -> 120 MHz.
     m = Machine(b_self())

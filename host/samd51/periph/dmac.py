@@ -34,6 +34,7 @@ CHCTRLA = 0x00
 CHCTRLB = 0x04
 CHPRILVL = 0x05
 CHEVCTRL = 0x06
+CHEVCTRL_EVOE = 1 << 7
 CHINTENCLR = 0x0C
 CHINTENSET = 0x0D
 CHINTFLAG = 0x0E
@@ -267,7 +268,12 @@ class Dmac(Transfers, Peripheral):
             c.reset()
 
     def on_event(self, fn):
+        """``fn(channel)`` at each block's end (EVSYS takes those of channels with CHEVCTRL.EVOE)."""
         self.listeners.append(fn)
+
+    def event_output(self, n):
+        """CHEVCTRL.EVOE of channel ``n``: its block events go out to EVSYS."""
+        return bool(self.ch[n].evctrl & CHEVCTRL_EVOE)
 
     # -- registers ----------------------------------------------------------------------------------------
     def read(self, offset, size):

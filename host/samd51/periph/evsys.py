@@ -33,14 +33,12 @@ PATH_ASYNC = 2
 CTRLA_SWRST = 1
 OVR, EVD = 1 << 0, 1 << 1
 GEN_DMAC_CH0 = 34        # EVSYS_ID_GEN_DMAC_CH_0 (channels 0..3 only)
-DMAC_CHEVCTRL_EVOE = 1 << 7
 
 
 class Evsys(Peripheral):
     NAME = "EVSYS"
     BASE = 0x4100E000
-    SIZE = 0x2000            # its whole APB slot: 9.1.1's audio_dma_stop writes CHANNEL[255] (0x818) for a
-                             # single-buffered sample (event_channel 0xff); that lands here and is logged
+    SIZE = USER + 4 * USERS  # the register map; past it in the 8 KB slot the bus answers (Bus.unimplemented)
     IRQS = (36, 37, 38, 39, 40)      # EVSYS_0..3 (channels 0..3), EVSYS_4 (channels 4..11)
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
@@ -141,22 +139,18 @@ class Evsys(Peripheral):
             return 0
         if READYUSR <= o < READYUSR + 4:
             return 0xFF                  # every channel's users are ready: delivery is immediate
-        if o < CHANNEL:
-            return self.stored(o, 1)
-        self.unmodelled(o, 1, "read")
         return self.stored(o, 1)
 
     def _hook_dmac(self):
         """The DMAC's block events (audio_dma's refill for double-buffered samples) as generators 34..37."""
         dmac = self.mcu.peripheral("DMAC")
-        if self._dmac_hooked or dmac is None or not hasattr(dmac, "on_event"):
+        if self._dmac_hooked or dmac is None:
             return
         dmac.on_event(self._dmac_event)
         self._dmac_hooked = True
 
     def _dmac_event(self, ch):
-        channels = getattr(self.mcu.peripheral("DMAC"), "ch", ())
-        if ch < 4 and (ch >= len(channels) or channels[ch].evctrl & DMAC_CHEVCTRL_EVOE):
+        if ch < 4 and self.mcu.peripheral("DMAC").event_output(ch):
             self.event(GEN_DMAC_CH0 + ch)
 
     def write(self, offset, size, value):
@@ -180,10 +174,8 @@ class Evsys(Peripheral):
             for b in range(8):
                 if byte & (1 << b):
                     self._deliver(8 * (o - SWEVT) + b)
-        elif o < CHANNEL:
-            self.store(o, 1, byte)
         else:
-            self.unmodelled(o, 1, "write", byte)
+            self.store(o, 1, byte)
 
     def _write_channel(self, o, byte):
         n, k = divmod(o - CHANNEL, 8)

@@ -427,7 +427,7 @@ TCC_FACTS = ((6, 24, 25, 22, 41), (4, 24, 25, 29, 50), (3, 16, 29, 34, 57), (2, 
 class Tcc(Counter):
     NAME = "TCC0"
     BASE = None
-    SIZE = 0x80
+    SIZE = 0x88           # CCBUF5 is the last register (TCC0)
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
         super().__init__(mcu, name, base, irqs)
