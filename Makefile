@@ -63,7 +63,7 @@ RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/
 # BOARD=pybadge: the PyBadge's CircuitPython (its own folder: nothing that globs for Pico files finds it)
 PYBADGE_UF2 ?= $(lastword $(sort $(wildcard vendor-local/pybadge/adafruit-circuitpython-pybadge-*.uf2)))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
-.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device bench-cpu typecheck wokwi-check emulate-check bench-device-check
+.PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device bench-cpu cp-tests typecheck wokwi-check emulate-check bench-device-check
 # emulator test options (a settings.toml on the image; see docs/firmware.md):
 # SIZE=160x128 (the ILI9341 as a 160x128 window: the PyBadge layout), DEAL=n, MEMTRACE=1
 WOKWI_TEST_OPTS = $(if $(SIZE),--size $(SIZE)) $(if $(DEAL),--deal $(DEAL)) $(if $(MEMTRACE),--memtrace)
@@ -153,6 +153,12 @@ bench-device: bench-device-check $(STAMP) $(EMULATE_DEPS)
 ## pystone too, given CPython 3's Lib/test/pystone.py), written into docs/pybadge-figures.md
 bench-cpu: $(STAMP)
 	$(BIN)/python -m sultan_host.bench.device.cpu $(if $(PYSTONE),--pystone "$(PYSTONE)")
+
+## make cp-tests [BOARDS=pybadge,pygamer] [CP=9|10] [ONLY=basics/list]: CircuitPython 10.2.1's tests/basics and
+## tests/float (outside git: build/cptests/) on every SAMD51 image in vendor-local/<board>/, each test in a fresh copy
+## of the booted board, judged as run-tests.py judges; counts, failures with why, times (build/cptests/results/)
+cp-tests: $(STAMP)
+	$(BIN)/python -m sultan_host.cptests $(if $(BOARDS),--boards $(BOARDS)) $(if $(filter command line environment override,$(origin CP)),--cp $(CP)) $(if $(ONLY),--only '$(ONLY)')
 
 ## make typecheck: mypy of firmware/ and lib/ against circuitpython-stubs and each board's pins
 typecheck: $(STAMP)
