@@ -251,7 +251,10 @@ for key in (pygame.K_RIGHT, pygame.K_z, pygame.K_x, pygame.K_RETURN, pygame.K_SP
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))
 pygame.event.post(pygame.event.Event(pygame.QUIT))
 app.run(d, src, board_id="desktop_sim", deal=7, idle=0)
-print("window", d._window.get_size(), pygame.display.get_caption()[0])
+print("window", d.window.get_size(), pygame.display.get_caption()[0])
+import numpy as np
+shown = pygame.surfarray.array3d(d.window).transpose(1, 0, 2)
+print("shows the display", (shown == np.asarray(d.image().resize((320, 256), 0))).all())
 """
     p = _tool(["-c", code], {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
     assert p.returncode == 0, p.stderr
@@ -259,6 +262,7 @@ print("window", d._window.get_size(), pygame.display.get_caption()[0])
     assert keys_seen == ["key=RIGHT", "key=A", "key=B", "key=START", "key=SELECT", "key=LEFT", "key=DOWN",
                          "key=UP"]
     assert "window (320, 256)" in p.stdout and "Z: A" in p.stdout and "Space: SELECT" in p.stdout
+    assert "shows the display True" in p.stdout  # the window is the display's framebuffer, scaled
 
 
 def test_whole_deal_through_the_main_loop_matches_autoplay():

@@ -26,6 +26,7 @@ from sultan.ui import keys
 from sultan.ui.layout import F0, STOCK
 from sultan.ui.modes import OVER
 
+from sultan_host.desktop.blinka_adapter import bitmap_bytes
 from sultan_host.desktop.headless import HeadlessDisplay
 from sultan_host.scripted import route
 
@@ -86,11 +87,6 @@ def walk(obj, seen, counts):
         if id(obj.pixel_shader) not in seen:
             seen[id(obj.pixel_shader)] = obj.pixel_shader
             counts["Palette"] += 1
-
-
-def bitmap_bytes(bmp):
-    """Bytes of a Bitmap as CircuitPython stores it: rows of 32-bit words."""
-    return bmp._stride * 4 * bmp.height
 
 
 def figures(size, deals):
