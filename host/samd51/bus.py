@@ -142,7 +142,8 @@ class Bus:
 
     def unimplemented(self, periph, offset, size, op, value=None):
         """An access past the register map, in the peripheral's slot: the PAC's "illegal access", a
-        peripheral access error. A write is dropped and a read gives 0 (no bus fault: the firmware runs on)."""
+        peripheral access error. A write is dropped and a read gives 0 (no bus fault: the firmware runs
+        on)."""
         self.mcu.unmodelled(periph, offset, size, "unimplemented " + op, value)
         pac, place = self.by_name.get("PAC"), bridge_slot(periph.BASE)
         if pac is not None and place is not None:

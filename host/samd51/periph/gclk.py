@@ -1,7 +1,8 @@
 """GCLK: the generic clock generators and the peripheral channels.
 
-It keeps what the firmware writes, so the CPU clock follows generator 0 (DPLL0 at 120 MHz on the PyBadge) over
-MCLK's CPUDIV, and other models ask ``channel_hz(n)`` for their peripheral clock. Synchronisation is immediate.
+It keeps what the firmware writes, so the CPU clock follows generator 0 (DPLL0 at 120 MHz on the PyBadge)
+over MCLK's CPUDIV, and other models ask ``channel_hz(n)`` for their peripheral clock. Synchronisation is
+immediate.
 """
 
 from . import Registers, words

@@ -1,5 +1,6 @@
 """OSCCTRL: the DFLL48M and the two DPLLs. Oscillators lock at once (a status poll through Python
-costs more than the whole boot otherwise); a DPLL's rate is its reference times its ratio, which GCLK asks for.
+costs more than the whole boot otherwise); a DPLL's rate is its reference times its ratio, which GCLK asks
+for.
 """
 
 from . import Registers, words

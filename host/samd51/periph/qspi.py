@@ -10,8 +10,8 @@ chip select (the chip then runs a program or an erase) and INSTREND follows when
 
 Time: SCK = CLK_QSPI_AHB / (BAUD.BAUD + 1), CLK_QSPI_AHB being the CPU's clock as GCLK0 and MCLK set it
 (datasheet "QSPI - Serial Clock Baud Rate"; CircuitPython's BAUD 2 at 120 MHz gives 40 MHz); a frame costs its
-clocks (instruction, address, option, dummy, data at each phase's width).  The CPU is not stalled on the window; INSTREND waits for
-the frame's end instead, so the firmware's poll absorbs the bus time.
+clocks (instruction, address, option, dummy, data at each phase's width).  The CPU is not stalled on the
+window; INSTREND waits for the frame's end instead, so the firmware's poll absorbs the bus time.
 """
 
 from . import Registers
