@@ -60,8 +60,13 @@ CP ?= 9
 # the UF2 of CircuitPython $(CP).x (CP=8: the 8.2.7 one, CP=9: 9.2.8)
 CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*-$(CP).*.uf2)))
 RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/bootrom*.js))
-# BOARD=pybadge: the PyBadge's CircuitPython (its own folder: nothing that globs for Pico files finds it)
-PYBADGE_UF2 ?= $(lastword $(sort $(wildcard vendor-local/pybadge/adafruit-circuitpython-pybadge-*.uf2)))
+# BOARD=pybadge|pygamer: the badge's own CircuitPython in vendor-local/<board>/ (nothing that globs for Pico files
+# finds it), CP=10 unless CP is given; the harness takes the newest of that major by version number.
+# PYBADGE_UF2=<file> / PYGAMER_UF2=<file> name an image outright.
+BADGES := pybadge pygamer
+BADGE_VAR = $(if $(filter pygamer,$(BOARD)),PYGAMER_UF2,PYBADGE_UF2)
+BADGE_CP = $(if $(filter command line environment override,$(origin CP)),$(CP),10)
+BADGE_FOUND = $(wildcard vendor-local/$(BOARD)/adafruit-circuitpython-$(BOARD)-*-$(BADGE_CP).*.uf2)
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
 .PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device bench-cpu cp-tests typecheck wokwi-check emulate-check bench-device-check
 # emulator test options (a settings.toml on the image; see docs/firmware.md):
@@ -95,13 +100,14 @@ $(EMULATE_DEPS): tools/emulate/package.json tools/emulate/package-lock.json
 	touch $@
 emulate-deps: $(EMULATE_DEPS)
 
-ifeq ($(BOARD),pybadge)
-## make emulate BOARD=pybadge [DEAL=7] [KEYS="RIGHT A"] [COMPARE=1]: the PyBadge's own CircuitPython 9.1.1
-##   (vendor-local/pybadge/ or PYBADGE_UF2=...) in the SAMD51 emulator, the same words (sultan_host.pybadge)
+ifneq ($(filter $(BADGES),$(BOARD)),)
+## make emulate BOARD=pybadge|pygamer [CP=10|9] [DEAL=7] [KEYS="RIGHT A"] [COMPARE=1]: the badge's own CircuitPython
+##   (the PyBadge's 10.2.1 or 9.1.1, the PyGamer's 10.2.1; vendor-local/<board>/ or PYBADGE_UF2= / PYGAMER_UF2=)
+##   in the SAMD51 emulator, the same words (sultan_host.pybadge; on the PyGamer the arrows push its stick)
 emulate: emulate-check $(STAMP)
 	rm -rf build/emulate
-	$(BIN)/python -m sultan_host.pybadge --uf2 "$(PYBADGE_UF2)" $(if $(DEAL),--deal $(DEAL)) $(if $(KEYS),--keys "$(KEYS)") \
-	  --out build/emulate --report build/emulate/report.json
+	$(BIN)/python -m sultan_host.pybadge --board $(BOARD) $(if $($(BADGE_VAR)),--uf2 "$($(BADGE_VAR))",--cp $(BADGE_CP)) \
+	  $(if $(DEAL),--deal $(DEAL)) $(if $(KEYS),--keys "$(KEYS)") --out build/emulate --report build/emulate/report.json
 	$(if $(COMPARE),$(BIN)/python tools/emulate/compare_png.py --shots build/emulate --deal $(DEAL) --size 160x128 --keys "$(KEYS)")
 else
 ## make emulate [CP=9|8] [SIZE=160x128] [DEAL=7] [SCENARIO=wokwi/scenario.yaml | KEYS="RIGHT A"] [COMPARE=1]
@@ -119,9 +125,10 @@ endif
 need_file = @test -f "$($(1))" || { echo "make $(@:-check=): $(if $($(1)),$(1)=$($(1)): no such file,no $(2) in vendor-local/: put it there or give $(1)=<its file>)"; exit 2; }
 wokwi-check:
 	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)
-ifeq ($(BOARD),pybadge)
+ifneq ($(filter $(BADGES),$(BOARD)),)
 emulate-check:
-	$(call need_file,PYBADGE_UF2,CircuitPython UF2 for the PyBadge (pybadge/))
+	@test -z "$($(BADGE_VAR))" -o -f "$($(BADGE_VAR))" || { echo "make emulate: $(BADGE_VAR)=$($(BADGE_VAR)): no such file"; exit 2; }
+	@test -n "$($(BADGE_VAR))$(BADGE_FOUND)" || { echo "make emulate: no CircuitPython $(BADGE_CP).x UF2 for the $(BOARD) in vendor-local/$(BOARD)/: link ../shared/firmware/$(BOARD) there or give $(BADGE_VAR)=<its file>"; exit 2; }
 else
 emulate-check:
 	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)

@@ -1,21 +1,22 @@
-"""The game on the PyBadge's own CircuitPython 9.1.1, in the SAMD51 emulator (issue 25, goals 1-4 and 7).
+"""The game on the badges' own CircuitPython in the SAMD51 emulator: every image found (the PyBadge's 9.1.1
+and 10.2.1, the PyGamer's 10.2.1), each test once an image.
 
-``python -m sultan_host.pybadge`` boots the real PyBadge UF2 on ``samd51`` (Unicorn) with the CIRCUITPY
-``make build CP=9`` writes, and drives it with tools/emulate's words.  Here: the boot to ``SULTAN READY
-board=pybadge`` with mem_free; the Pico's key plan (test_screen_emulator.screens_plan: every animation's
-last frame, the menu, the pages, both languages) pixel-identical to the host's 160x128; a game back after
-RESET as the host's store left it; power cuts aimed into NVM writes, each boot judged by the host
-(sultan_host.bench.powercut); a seeded soak.  Each test prints its wall time.
+``python -m sultan_host.pybadge`` boots the real UF2 on ``samd51`` (Unicorn) with the CIRCUITPY ``make build
+CP=<its major>`` writes, and drives it with the same words as the Pico (on the PyGamer the arrows push its
+stick).  Here: the boot to ``SULTAN READY board=<board>`` with mem_free; the Pico's key plan
+(test_screen_emulator.screens_plan: every animation's last frame, the menu, the pages, both languages)
+pixel-identical to the host's 160x128; a game back after RESET as the host's store left it; power cuts aimed
+into NVM writes, each boot judged by the host (sultan_host.bench.powercut); the win's sweep and tune; the
+backlight's dimming; a seeded soak.  Each run prints its wall time.
 
-Needs the PyBadge UF2 (vendor-local/pybadge/, linked by .ci/run from ../shared/firmware/pybadge, or
-PYBADGE_UF2); skipped without it, with one reason; SULTAN_EMULATOR=required (CI) fails instead, as the
-Pico's emulator tests do (test_firmware_emulator.py).
+Needs the badges' UF2s (vendor-local/pybadge/ and pygamer/, linked by .ci/run from ../shared/firmware, or
+PYBADGE_UF2 / PYGAMER_UF2); skipped without any, with one reason; SULTAN_EMULATOR=required (CI) fails
+instead when either board has none, as the Pico's emulator tests do (test_firmware_emulator.py).
 """
 
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -24,14 +25,15 @@ import pytest
 from sultan_host.pybadge import image as pybadge
 
 SIZE = "160x128"
+IMAGES = pybadge.images()  # [(board, UF2)]
 
 
 def missing():
-    """Why the PyBadge can't run here (None: it can)."""
-    why = pybadge.missing()
-    if why is None and not shutil.which("node"):
-        why = "no node (Node.js 20) on PATH for tools/emulate/lib/keys.js"
-    return why
+    """Why no badge can run here (None: some can); under SULTAN_EMULATOR=required, a board without one."""
+    whys = [pybadge.missing(board) for board in pybadge.BOARDS]
+    if os.environ.get("SULTAN_EMULATOR") == "required":
+        return next((w for w in whys if w), None)
+    return whys[0] if not IMAGES else None
 
 
 WHY = missing()
@@ -40,33 +42,52 @@ if WHY and os.environ.get("SULTAN_EMULATOR") == "required":  # as test_firmware_
 pytestmark = [pytest.mark.skipif(WHY is not None, reason=WHY or ""), pytest.mark.slow]
 
 
+class Badge:
+    """One image to run: its board, UF2 and CircuitPython major."""
+
+    def __init__(self, board, uf2):
+        self.board, self.uf2 = board, uf2
+        self.version = pybadge.version_of(uf2)
+        self.label = pybadge.label(board, uf2)
+
+    def __repr__(self):
+        return "%s-%d.%d.%d" % ((self.board,) + self.version)
+
+
+@pytest.fixture(params=IMAGES or [None], ids=lambda i: repr(Badge(*i)) if i else "none", scope="module")
+def badge(request):
+    return Badge(*request.param)
+
+
 _trees = {}
 
 
-def tree(tmp_path_factory, deal):
-    """CIRCUITPY for CircuitPython 9 with SULTAN_DEAL (built once per deal)."""
-    if deal not in _trees:
-        out = str(tmp_path_factory.mktemp("pybadge") / "CIRCUITPY")
-        pybadge.build_tree(out, deal=deal)
-        _trees[deal] = out
-    return _trees[deal]
+def tree(tmp_path_factory, badge, deal):
+    """CIRCUITPY for the image's CircuitPython major with SULTAN_DEAL (built once per major and deal)."""
+    key = (badge.version[0], deal)
+    if key not in _trees:
+        out = str(tmp_path_factory.mktemp("badge") / "CIRCUITPY")
+        pybadge.build_tree(out, badge.version[0], deal=deal)
+        _trees[key] = out
+    return _trees[key]
 
 
 class Run:
     """One run of the harness: its exit code, console, report and screenshots."""
 
-    def __init__(self, tmp_path, tree_dir, *args):
+    def __init__(self, tmp_path, badge, tree_dir, *args):
         self.out = tmp_path / "shots"
         report = tmp_path / "report.json"
         started = time.time()
         self.proc = subprocess.run(
-            [sys.executable, "-m", "sultan_host.pybadge", "--tree", tree_dir, "--out", str(self.out),
-             "--report", str(report), "--quiet", "--timeout-s", "3000", *args],
+            [sys.executable, "-m", "sultan_host.pybadge", "--board", badge.board, "--uf2", badge.uf2,
+             "--tree", tree_dir, "--out", str(self.out), "--report", str(report), "--quiet",
+             "--timeout-s", "3000", *args],
             capture_output=True, text=True, timeout=3300)
         self.wall_s = time.time() - started
         self.report = json.loads(report.read_text()) if report.exists() else {}
-        print("pybadge run: %.1f s wall, %.0f ms simulated, %s" % (
-            self.wall_s, self.report.get("sim_ms", 0), " ".join(args)[:120]))
+        print("%s run: %.1f s wall, %.0f ms simulated, %s" % (
+            badge.label, self.wall_s, self.report.get("sim_ms", 0), " ".join(args)[:120]))
 
     def ok(self):
         assert self.proc.returncode == 0, (self.report.get("error"), self.proc.stderr[-3000:],
@@ -94,9 +115,10 @@ def differences(tmp_path, shots, pictures, labels):
 
 
 # -- the boot and the key plan: one run (one test: xdist never runs it twice) ------------------------------
-def test_the_pybadge_boots_to_ready_and_every_screen_of_the_plan_matches_the_host(tmp_path, tmp_path_factory):
-    """READY with board=pybadge and mem_free, the panel lit; then the Pico's key plan (deal 7), walked
-    through the PyBadge's longer menu (it has the Sound and Lights switches): each screenshot equals the
+def test_the_badge_boots_to_ready_and_every_screen_of_the_plan_matches_the_host(badge, tmp_path,
+                                                                               tmp_path_factory):
+    """READY with board=<board> and mem_free, the panel lit; then the Pico's key plan (deal 7), walked
+    through the badges' longer menu (it has the Sound and Lights switches): each screenshot equals the
     host's 160x128 after the same keys, and every key's line came."""
     from sultan.saves.memory import MemoryRegion
     from sultan.saves.store import Store
@@ -104,13 +126,13 @@ def test_the_pybadge_boots_to_ready_and_every_screen_of_the_plan_matches_the_hos
     from test_screen_emulator import screens_plan
 
     plan = screens_plan(sound=True)
-    run = Run(tmp_path, tree(tmp_path_factory, 7), "--keys", plan.keys()).ok()
+    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, 7), "--keys", plan.keys()).ok()
     ready = run.report["ready"]
-    pattern = r"SULTAN READY board=pybadge deal=7 mem_free=(\d+) version=\S+ save=0"
+    pattern = r"SULTAN READY board=%s deal=7 mem_free=(\d+) version=\S+ save=0" % badge.board
     m = re.search(pattern, ready[0]["text"]) if ready else None
     assert m, [ln["text"] for ln in run.report["lines"]][:20]
     assert int(m.group(1)) > 0 and run.report["display"]["on"] and run.report["backlight"]["duty"] > 0
-    print("READY at %.0f ms simulated, mem_free %s" % (ready[0]["boot_ms"], m.group(1)))
+    print("%s: READY at %.0f ms simulated, mem_free %s" % (badge.label, ready[0]["boot_ms"], m.group(1)))
     names = [w.split("*")[0] for w in plan.words]
     photographed = [i for i, w in enumerate(plan.words) if not w.endswith("!") and not w.startswith("WAIT:")]
     shots = run.shots()
@@ -130,7 +152,7 @@ def test_the_pybadge_boots_to_ready_and_every_screen_of_the_plan_matches_the_hos
 IDLE_WRITE = "WAIT:11000"  # the store writes after 10 s without a key
 
 
-def test_a_game_comes_back_after_a_power_cycle(tmp_path, tmp_path_factory):
+def test_a_game_comes_back_after_a_power_cycle(badge, tmp_path, tmp_path_factory):
     """Played, the idle write, RESET: the board shows what the host's app shows on the region its store
     left (the PyBadge's: 2 KB of an NVM whose every write erases), and undo reaches back across the reset."""
     from sultan.saves.memory import MemoryRegion
@@ -148,7 +170,7 @@ def test_a_game_comes_back_after_a_power_cycle(tmp_path, tmp_path_factory):
                 for n in range(len(after) + 1)]
     nvm = tmp_path / "nvm.bin"
     words = " ".join(before + [IDLE_WRITE, "RESET"] + after)
-    run = Run(tmp_path, tree(tmp_path_factory, 7), "--keys", words, "--nvm-out", str(nvm)).ok()
+    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, 7), "--keys", words, "--nvm-out", str(nvm)).ok()
     readies = [r["text"] for r in run.report["ready"]]
     assert len(readies) == 2 and readies[0].endswith(" save=0")
     rec, game, damaged = Slots(MemoryRegion(data=saved)).read()
@@ -169,7 +191,7 @@ def test_a_game_comes_back_after_a_power_cycle(tmp_path, tmp_path_factory):
 CI_CUTS = ("first write", "checkpoint", "pass end", "settings", "checkpoint")
 
 
-def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path, tmp_path_factory):
+def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(badge, tmp_path, tmp_path_factory):
     """Cuts aimed inside each kind of write: on the PyBadge every write erases the 8 KB block and writes
     16 pages back (50 + 16 x 1.5 ms), so offsets are drawn within a page write (short) or the whole write
     (long).  Every boot shows the last write, the one before, or (only for a cut inside that erase or
@@ -179,7 +201,7 @@ def test_power_cuts_leave_the_last_save_the_one_before_or_a_fresh_game(tmp_path,
 
     trials = powercut.plan(CI_CUTS, 1, short=1.5, long=74.0, sound=True)  # its menu: Sound and Lights too
     assert len(trials) >= 5
-    run = Run(tmp_path, tree(tmp_path_factory, powercut.DEAL), "--keys", powercut.words(trials),
+    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, powercut.DEAL), "--keys", powercut.words(trials),
               "--seed", "1").ok()
     report = pico_shaped(run.report)
     powercut.verdicts(trials, run.shots(), report, SIZE, same_as_host(str(tmp_path)),
@@ -229,7 +251,7 @@ def test_tones_finds_two_notes_and_a_rest():
     assert [(round(hz), round(ms)) for _t, hz, ms in got] == [(500, 8), (1000, 9), (500, 6)]
 
 
-def test_a_won_game_shows_the_host_win_sweep_and_plays_its_tune(tmp_path, tmp_path_factory):
+def test_a_won_game_shows_the_host_win_sweep_and_plays_its_tune(badge, tmp_path, tmp_path_factory):
     """Deal 322 played to its win with autoplay (test_screen_emulator.over_plan, the PyBadge's menu), the
     cascade ended by a key, then 2.5 s for the sweep: the won panel equals the host's, the NeoPixel
     frames on D8 after READY are the host Sound's win sweep ending dark, and the DAC plays the win's
@@ -242,8 +264,8 @@ def test_a_won_game_shows_the_host_win_sweep_and_plays_its_tune(tmp_path, tmp_pa
     from test_screen_emulator import WON_DEAL, over_plan
 
     plan = over_plan(WON_DEAL, sound=True)
-    run = Run(tmp_path, tree(tmp_path_factory, WON_DEAL), "--keys", plan.keys(), "--after-ms", "2500",
-              "--flash-time-scale", "0").ok()
+    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, WON_DEAL), "--keys", plan.keys(),
+              "--after-ms", "2500", "--flash-time-scale", "0").ok()
     done = " ".join(w.split("*")[0] for w in plan.words if not w.startswith("WAIT:"))
     want = render(WON_DEAL, SIZE, done, store=Store(MemoryRegion()), sound=True)[0]
     differ = differences(tmp_path, run.shots()[-1:], [want], ["the won panel"])
@@ -269,11 +291,11 @@ def test_a_won_game_shows_the_host_win_sweep_and_plays_its_tune(tmp_path, tmp_pa
 SOAK_KEYS = 60  # CI's share; the benchmark's soak is 300
 
 
-def test_the_backlight_dims_goes_off_and_a_key_wakes_it_unplayed(tmp_path, tmp_path_factory):
+def test_the_backlight_dims_goes_off_and_a_key_wakes_it_unplayed(badge, tmp_path, tmp_path_factory):
     """Issue 27, goal 4, on the PyBadge: ``board.DISPLAY.brightness`` is TC2's PWM on PA01. START, then
     124.5 s with no key: the duty falls to a fifth 30 s after START and to 0 at 2 minutes; A lights it
     again and is not played (no line, the screen as before); RIGHT is played.  No NeoPixel is lit."""
-    run = Run(tmp_path, tree(tmp_path_factory, 7), "--keys", "START WAIT:124500 A? RIGHT").ok()
+    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, 7), "--keys", "START WAIT:124500 A? RIGHT").ok()
     lines = run.report["lines"]
     start = next(ln["ms"] for ln in lines if ln["text"].startswith("SULTAN key=START"))
     changes = [(c["at_ms"] - start, c["duty"]) for c in run.report["backlight"]["changes"]]
@@ -297,10 +319,10 @@ def test_the_backlight_dims_goes_off_and_a_key_wakes_it_unplayed(tmp_path, tmp_p
     assert not any(any(p) for f in run.report["neopixels"] for p in f["pixels"])
 
 
-def test_a_seeded_soak_ends_with_no_exception(tmp_path, tmp_path_factory):
+def test_a_seeded_soak_ends_with_no_exception(badge, tmp_path, tmp_path_factory):
     """Random keys (tools/emulate's mix and seed), each waited for: no traceback, no MemoryError (the
     harness fails a run whose console shows one), every key answered."""
-    run = Run(tmp_path, tree(tmp_path_factory, 7), "--random-keys", str(SOAK_KEYS), "--seed", "7",
-              "--no-shots").ok()
+    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, 7), "--random-keys", str(SOAK_KEYS),
+              "--seed", "7", "--no-shots").ok()
     keys = run.report["keys"]
     assert len(keys) == SOAK_KEYS and all(k["line"] for k in keys)

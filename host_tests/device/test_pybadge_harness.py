@@ -1,10 +1,10 @@
-"""The PyBadge harness's parts that need no firmware: the words (through keys.js), the console's lines, the
-power cycles against the real samd51 classes (a tiny made-up firmware that spins), the report and the CLI's
-refusals.  The game itself on 9.1.1: test_pybadge_emulator.py."""
+"""The badges' harness's parts that need no firmware: which image a board and a major pick, the console's
+lines, the power cycles against the real samd51 classes (a tiny made-up firmware that spins), the PyGamer's
+stick, the report and the CLI's refusals (the words themselves: test_keywords.py).  The game on the real
+images: test_pybadge_emulator.py."""
 
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -15,38 +15,41 @@ pytest.importorskip("unicorn")
 
 from sultan_host.pybadge import image  # noqa: E402
 from sultan_host.pybadge.console import Console  # noqa: E402
-from sultan_host.pybadge.steps import WordError, key_steps  # noqa: E402
-
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no node on PATH for keys.js")
 
 
-@needs_node
-def test_the_words_come_from_keys_js():
-    words, steps = key_steps("RIGHT START*2! RESET CUT@WRITE+3.5 LEFT")
-    kinds = [next(iter(s)) for s in steps]
-    assert words == "RIGHT START*2! RESET CUT@WRITE+3.5 LEFT"
-    assert steps[0] == {"take-screenshot": {"part-id": "lcd", "save-to": "00-ready.png"}}
-    assert {"wait-serial": "SULTAN key=RIGHT"} in steps
-    assert {"wait-key-lines": 2} in steps
-    assert {"power-cycle": {"kind": "CUT", "write_ms": 3.5}} in steps
-    assert kinds.count("take-screenshot") == 5  # ready, RIGHT, READY after RESET and after the cut, LEFT
-    assert [s["take-screenshot"]["save-to"] for s in steps if "take-screenshot" in s][-1] == "04-LEFT.png"
+# -- which image -------------------------------------------------------------------------------------------
+@pytest.fixture
+def vendor(tmp_path, monkeypatch):
+    """A vendor-local/ of made-up UF2 names (9.1.1 sorts after 10.2.1 as text), no PYBADGE_UF2 set."""
+    for name in ("pybadge/adafruit-circuitpython-pybadge-en_US-9.1.1.uf2",
+                 "pybadge/adafruit-circuitpython-pybadge-en_US-10.0.0.uf2",
+                 "pybadge/adafruit-circuitpython-pybadge-en_US-10.2.1.uf2",
+                 "pybadge/bootloader-arcade_pybadge-v3.15.0.bin",
+                 "pygamer/adafruit-circuitpython-pygamer-en_US-10.2.1.uf2"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(image, "VENDOR", str(tmp_path))
+    for var in image.ENV.values():
+        monkeypatch.delenv(var, raising=False)
+    return tmp_path
 
 
-@needs_node
-def test_a_bad_word_is_refused_with_keys_js_reason():
-    with pytest.raises(WordError, match="unknown key FOO"):
-        key_steps("RIGHT FOO")
-    with pytest.raises(WordError, match="bad cut"):
-        key_steps("CUT@soon")
-
-
-@needs_node
-def test_random_keys_are_seeded_as_the_picos():
-    a, _ = key_steps("", random_keys=12, seed=5)
-    b, _ = key_steps("", random_keys=12, seed=5)
-    c, _ = key_steps("", random_keys=12, seed=6)
-    assert a == b != c and len(a.split()) == 12
+def test_the_image_is_picked_by_board_and_major_by_version_number(vendor, monkeypatch):
+    name = lambda path: os.path.basename(path) if path else None  # noqa: E731
+    assert name(image.firmware("pybadge")) == "adafruit-circuitpython-pybadge-en_US-10.2.1.uf2"
+    assert name(image.firmware("pybadge", 10)) == "adafruit-circuitpython-pybadge-en_US-10.2.1.uf2"
+    assert name(image.firmware("pybadge", 9)) == "adafruit-circuitpython-pybadge-en_US-9.1.1.uf2"
+    assert name(image.firmware("pygamer")) == "adafruit-circuitpython-pygamer-en_US-10.2.1.uf2"
+    assert image.firmware("pygamer", 9) is None
+    assert "no pygamer CircuitPython 9.x UF2 in vendor-local/pygamer/" in image.missing("pygamer", 9)
+    assert [(b, name(p)) for b, p in image.images()] == [
+        ("pybadge", "adafruit-circuitpython-pybadge-en_US-9.1.1.uf2"),
+        ("pybadge", "adafruit-circuitpython-pybadge-en_US-10.2.1.uf2"),
+        ("pygamer", "adafruit-circuitpython-pygamer-en_US-10.2.1.uf2")]
+    monkeypatch.setenv("PYBADGE_UF2", str(vendor / "pybadge/adafruit-circuitpython-pybadge-en_US-10.0.0.uf2"))
+    assert name(image.firmware("pybadge", 9)).endswith("10.0.0.uf2")  # named outright: that one
+    monkeypatch.setenv("PYBADGE_UF2", str(vendor / "none.uf2"))
+    assert image.firmware("pybadge") is None and image.missing("pybadge").startswith("PYBADGE_UF2=")
 
 
 def test_the_console_strips_the_title_and_finds_ready_and_key_lines():
@@ -102,6 +105,24 @@ def machine(tmp_path):
     heard = []
     m = Machine(spin_uf2(tmp_path / "spin.uf2"), b"\xa5" * 4096, heard.append, seed=3)
     return m
+
+
+def test_on_the_pygamer_the_arrows_push_the_stick_and_the_buttons_go_through_the_165(tmp_path):
+    from sultan_host.pybadge.machine import Machine
+
+    m = Machine(spin_uf2(tmp_path / "spin.uf2"), b"\xa5" * 4096, [].append, board="pygamer")
+    assert m.chip.part.name == "GD25Q64C" and m.board.flash is m.chip
+    stick, keys = m.board.joystick, m.board.keys
+    m.press("UP", True)
+    assert stick.position() == pytest.approx((0.0, -1.0), abs=0.01) and keys.pressed() == []
+    m.press("UP", False)
+    m.press("RIGHT", True)
+    assert stick.position() == pytest.approx((1.0, 0.0), abs=0.01)
+    m.press("RIGHT", False)
+    m.press("START", True)
+    assert stick.position() == pytest.approx((0.0, 0.0), abs=0.01) and keys.pressed() == ["START"]
+    m.power_cycle("RESET")
+    assert m.board.flash is m.chip and m.chip.image()[:4] == b"\xa5" * 4
 
 
 def test_a_cut_inside_the_nvm_erase_leaves_it_part_done_and_the_next_boot_has_those_bytes(machine):
@@ -198,10 +219,11 @@ def test_the_cli_refuses_bad_arguments_in_one_line(tmp_path):
         (("--uf2", fw, "--key-ms", "10"), "keypad scans every 20 ms"),
         (("--uf2", fw, "--seed", "x"), "not a count"),
         (("--uf2", fw, "--tree", str(tmp_path), "--deal", "3"), "--deal goes into the tree"),
-        (("--uf2", fw, "--flash-in", fw), "want a 2 MB flash image"),
+        (("--uf2", fw, "--flash-in", fw), "want a 2 or 8 MB flash image"),
+        (("--uf2", fw, "--cp", "10"), "give one of them"),
+        (("--board", "gameboy",), "invalid choice"),
+        (("--uf2", fw, "--tree", str(tmp_path), "--keys", "RIGHT FOO"), "unknown key FOO"),
     ]
-    if shutil.which("node"):
-        cases.append((("--uf2", fw, "--tree", str(tmp_path), "--keys", "RIGHT FOO"), "unknown key FOO"))
     for args, why in cases:
         p = cli(*args)
         assert p.returncode == 2, (args, p.stderr)
@@ -214,17 +236,20 @@ def test_without_firmware_the_cli_says_where_to_put_it(tmp_path):
 
 
 @pytest.mark.parametrize("args, line", [
-    ([], "make emulate: no CircuitPython UF2 for the PyBadge (pybadge/) in vendor-local/"),
-    (["PYBADGE_UF2=x.uf2"], "make emulate: PYBADGE_UF2=x.uf2: no such file"),
-    (["PYBADGE_UF2=Makefile", "COMPARE=1"], 'usage: make emulate COMPARE=1 DEAL=n KEYS="..."'),
+    (["BOARD=pybadge"], "make emulate: no CircuitPython 10.x UF2 for the pybadge in vendor-local/pybadge/"),
+    (["BOARD=pybadge", "CP=9"], "make emulate: no CircuitPython 9.x UF2 for the pybadge in vendor-local/"),
+    (["BOARD=pygamer"], "make emulate: no CircuitPython 10.x UF2 for the pygamer in vendor-local/pygamer/"),
+    (["BOARD=pybadge", "PYBADGE_UF2=x.uf2"], "make emulate: PYBADGE_UF2=x.uf2: no such file"),
+    (["BOARD=pygamer", "PYGAMER_UF2=Makefile", "COMPARE=1"], 'usage: make emulate COMPARE=1 DEAL=n KEYS='),
 ])
-def test_make_emulate_board_pybadge_says_what_is_missing_before_installing(tmp_path, args, line):
+def test_make_emulate_on_a_badge_says_what_is_missing_before_installing(tmp_path, args, line):
     """A fresh clone (test_make's copy of the tracked tree, no .venv): one line, exit 2, nothing built."""
     from test_make import clone
 
     project = clone(str(tmp_path), venv=False)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "PYBADGE", "CIRCUITPY", "CP"))}
-    r = subprocess.run(["make", "--no-print-directory", "emulate", "BOARD=pybadge", *args], cwd=project,
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("MAKE", "PYBADGE", "PYGAMER", "CIRCUITPY", "CP"))}
+    r = subprocess.run(["make", "--no-print-directory", "emulate", *args], cwd=project,
                        env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stdout.startswith(line) and len(r.stdout.splitlines()) == 1, r.stdout
     assert not os.path.exists(os.path.join(project, ".venv"))

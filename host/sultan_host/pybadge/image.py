@@ -1,39 +1,67 @@
-"""The PyBadge's firmware and its CIRCUITPY: ``make build CP=9``'s tree, with the emulator's test options
-in settings.toml (the Pico image's, sultan_host.board.wokwi.test_settings), laid into the 2 MB QSPI flash.
+"""The badges' firmware and their CIRCUITPY: ``make build CP=<the image's major>``'s tree, with the emulator's
+test options in settings.toml (the Pico image's, sultan_host.board.wokwi.test_settings), laid into the flash.
 
-The firmware is never in git: PYBADGE_UF2=..., else the newest CircuitPython UF2 in vendor-local/pybadge/
-(.ci/run links ../shared/firmware/pybadge there).
+The firmware is never in git: PYBADGE_UF2= / PYGAMER_UF2=..., else vendor-local/<board>/'s UF2 of the asked
+CircuitPython major, the newest by version number (never by how names sort: "9.1.1" > "10.2.1" as text).
+.ci/run links ../shared/firmware/pybadge and pygamer there.
 """
 
 import glob
 import os
+import re
 
 from sultan_host.board.sources import ROOT
 
-VENDOR = os.path.join(ROOT, "vendor-local", "pybadge")
-UF2_GLOB = "adafruit-circuitpython-pybadge-*.uf2"
-CP = 9  # 9.1.1's .mpy format is the one CP=9 writes
+BOARDS = ("pybadge", "pygamer")
+ENV = {"pybadge": "PYBADGE_UF2", "pygamer": "PYGAMER_UF2"}
+VENDOR = os.path.join(ROOT, "vendor-local")
 NVM_ADDR = 0x7E000  # microcontroller.nvm: the SAMD51J19A's last 8 KB block (CIRCUITPY_INTERNAL_NVM_SIZE)
 NVM_LEN = 8192
+_VERSION = re.compile(r"-(\d+)\.(\d+)\.(\d+)\.uf2$")
 
 
-def firmware():
-    """The UF2 to boot, or None: PYBADGE_UF2 if set (None if that file is missing), else vendor-local's."""
-    path = os.environ.get("PYBADGE_UF2")
-    if path:
-        return path if os.path.isfile(path) else None
-    found = sorted(glob.glob(os.path.join(VENDOR, UF2_GLOB)))
-    return found[-1] if found else None
+def found(board="pybadge"):
+    """vendor-local's UF2s for ``board``: [(version tuple, path)], oldest first by version number."""
+    out = []
+    for path in glob.glob(os.path.join(VENDOR, board, "adafruit-circuitpython-%s-*.uf2" % board)):
+        m = _VERSION.search(path)
+        if m:
+            out.append((tuple(int(x) for x in m.groups()), path))
+    return sorted(out)
 
 
-def missing():
-    """Why the PyBadge can't be emulated here (one line), or None."""
-    if firmware() is None:
-        given = os.environ.get("PYBADGE_UF2")
+def firmware(board="pybadge", cp=None):
+    """The UF2 to boot, or None: $PYBADGE_UF2 / $PYGAMER_UF2 if set (None if that file is missing), else
+    vendor-local's newest of CircuitPython ``cp``.x (any major if None)."""
+    given = os.environ.get(ENV[board])
+    if given:
+        return given if os.path.isfile(given) else None
+    fit = [path for version, path in found(board) if cp is None or version[0] == cp]
+    return fit[-1] if fit else None
+
+
+def images():
+    """Every (board, UF2) to test on: each board's newest image of each CircuitPython major found."""
+    out = []
+    for board in BOARDS:
+        given = os.environ.get(ENV[board])
         if given:
-            return "PYBADGE_UF2=%s: no such file" % given
-        return ("no PyBadge CircuitPython UF2 in vendor-local/pybadge/: link ../shared/firmware/pybadge "
-                "there (or set PYBADGE_UF2)")
+            out += [(board, given)] if os.path.isfile(given) else []
+            continue
+        majors = sorted({version[0] for version, _ in found(board)})
+        out += [(board, firmware(board, cp)) for cp in majors]
+    return out
+
+
+def missing(board="pybadge", cp=None):
+    """Why ``board`` (on CircuitPython ``cp``.x) can't be emulated here (one line), or None."""
+    if firmware(board, cp) is None:
+        given = os.environ.get(ENV[board])
+        if given:
+            return "%s=%s: no such file" % (ENV[board], given)
+        which = "CircuitPython %d.x" % cp if cp is not None else "CircuitPython"
+        return ("no %s %s UF2 in vendor-local/%s/: link ../shared/firmware/%s there (or set %s)"
+                % (board, which, board, board, ENV[board]))
     try:
         import unicorn  # noqa: F401  (the SAMD51 emulator's CPU)
     except ImportError:
@@ -41,24 +69,41 @@ def missing():
     return None
 
 
+def version_of(uf2):
+    """(major, minor, patch) of the CircuitPython in ``uf2``: its banner, else its name's version."""
+    from sultan_host.board.wokwi import uf2_blocks
+
+    with open(uf2, "rb") as f:
+        data = b"".join(p for _a, p in sorted(uf2_blocks(f.read())))
+    m = re.search(rb"Adafruit CircuitPython (\d+)\.(\d+)\.(\d+)", data) or _VERSION.search(uf2)
+    if m is None:
+        raise ValueError("%s: no CircuitPython version in it or in its name" % uf2)
+    return tuple(int(x) for x in m.groups())
+
+
+def label(board, uf2):
+    """A column's or a test's name: "PyBadge 10.2.1"."""
+    return "%s %s" % ({"pybadge": "PyBadge", "pygamer": "PyGamer"}[board], "%d.%d.%d" % version_of(uf2))
+
+
 def settings(deal=None, memtrace=False):
-    """settings.toml entries for the run: the Pico's test options at the PyBadge's own 160x128 (no window)."""
+    """settings.toml entries for the run: the Pico's test options at the badges' own 160x128 (no window)."""
     from sultan_host.board.wokwi import test_settings
 
     entries, extra = test_settings(None, deal, memtrace)
-    assert not extra  # only a window needs an extra profile, and the PyBadge is its own size
+    assert not extra  # only a window needs an extra profile, and the badges are their own size
     return entries
 
 
-def build_tree(out, deal=None, memtrace=False, quiet=True):
-    """``out`` as the CIRCUITPY tree for CircuitPython 9 with the run's settings.toml."""
+def build_tree(out, cp, deal=None, memtrace=False, quiet=True):
+    """``out`` as the CIRCUITPY tree for CircuitPython ``cp`` with the run's settings.toml."""
     from sultan_host.board.tree import build
 
-    return build(CP, out, quiet=quiet, settings=settings(deal, memtrace))
+    return build(cp, out, quiet=quiet, settings=settings(deal, memtrace))
 
 
 def flash_image(tree):
-    """The 2 MB chip holding ``tree`` as CIRCUITPY (samd51.fatimage)."""
+    """The CIRCUITPY volume holding ``tree`` (samd51.fatimage's 2 MB; a bigger chip is erased after it)."""
     from samd51 import fatimage
 
     return fatimage.flash_image(tree)

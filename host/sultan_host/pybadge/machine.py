@@ -1,5 +1,6 @@
-"""A PyBadge across power cycles: each power-on is a new ``samd51.Mcu`` (RAM, peripherals, clock lost);
-the QSPI flash chip (CIRCUITPY) and the internal flash's NVM block are carried over, as on the board.
+"""A badge (the PyBadge or the PyGamer) across power cycles: each power-on is a new ``samd51.Mcu`` (RAM,
+peripherals, clock lost); the QSPI flash chip (CIRCUITPY) and the internal flash's NVM block are carried over,
+as on the board.
 
 Time is one timeline for the whole run: ``now_ns()`` = the boots before this one + this boot's clock, and
 the flash chip is given that clock so its operations' times are on it.  NVMCTRL lives in each Mcu, so its
@@ -8,28 +9,29 @@ operations and cuts are moved onto the timeline and kept here when the power goe
 
 import random
 
-from samd51.boards.pybadge import PyBadge
+from samd51 import boards
 from samd51.mcu import Mcu
 from samd51.parts.spiflash import SpiFlash
-from samd51.periph.tc import backlight
 from samd51.usbhost import UsbHost
 
 from sultan_host.pybadge.image import NVM_ADDR, NVM_LEN
 
 WRITE = "write"  # the stop reason when an erase or program starts and a CUT@WRITE waits for it
-KEY_NUMBERS = {name: k for k, name in enumerate(("B", "A", "START", "SELECT", "RIGHT", "DOWN", "UP", "LEFT"))}
+DIRECTIONS = ("RIGHT", "DOWN", "UP", "LEFT")  # the words a joystick takes where there are no such buttons
 
 
 class Machine:
     """``on_serial(bytes)`` hears the CDC console; ``power_cycle(kind)`` cuts and boots again."""
 
-    def __init__(self, uf2, flash, on_serial, seed=1, flash_time_scale=1.0, usb=True, log=None):
+    def __init__(self, uf2, flash, on_serial, board="pybadge", seed=1, flash_time_scale=1.0, usb=True,
+                 log=None):
         self.uf2 = uf2
+        self.board_class = boards.load(board)
         self.on_serial = on_serial
         self.seed = seed
         self.usb = usb
         self.log = log or (lambda text: None)
-        self.chip = SpiFlash(data=flash, time_scale=flash_time_scale)
+        self.chip = SpiFlash(data=flash, part=self.board_class.FLASH, time_scale=flash_time_scale)
         self.time_scale = flash_time_scale
         self.nvm = None                # the NVM block's bytes to load into the next Mcu (None: erased)
         self.base_ns = 0
@@ -80,15 +82,23 @@ class Machine:
 
     # -- the board's parts (this boot's) ----------------------------------------------------------------
     def press(self, name, down):
+        """A key word's button, or on a board with a joystick a direction's push (released: the centre)."""
+        stick = self.board.joystick
+        if stick is not None and name in DIRECTIONS and name not in self.board.KEYS:
+            if down:
+                stick.push(name)
+            else:
+                stick.release()
+            return
         keys = self.board.keys
-        (keys.press if down else keys.release)(KEY_NUMBERS[name])
+        (keys.press if down else keys.release)(name)
 
     @property
     def panel(self):
         return self.board.display
 
     def backlight(self):
-        return backlight(self.mcu, "PA01")
+        return self.board.backlight()
 
     def _watch_backlight(self):
         now = self.now_ns()
@@ -102,16 +112,12 @@ class Machine:
 
     # -- power ----------------------------------------------------------------------------------------------
     def power_on(self, cause):
-        mcu = Mcu(board=PyBadge)
+        mcu = Mcu(board=self.board_class)
         mcu.load_uf2(self.uf2)
         if self.nvm is not None:
             mcu.load_bin(NVM_ADDR, self.nvm)
         board = mcu.board
-        if board.display is None or board.keys is None:
-            raise MachineError("the PyBadge board came up without its %s" % (
-                "display" if board.display is None else "keys"))
-        mcu.peripheral("QSPI").attach(self.chip)       # the board made a blank chip: ours instead
-        board.flash = self.chip
+        board.attach_flash(self.chip)       # the board made a blank chip: the one kept across boots instead
         self.chip.attach(self.now_ns_of(mcu), lambda text: mcu.log("flash", text))
         nvmctrl = mcu.peripheral("NVMCTRL")
         nvmctrl.time_scale = self.time_scale
@@ -189,12 +195,10 @@ class Machine:
 
     def _dac_now(self):
         base = self.base_ns / 1e6
-        return [[round(base + ns / 1e6, 6), code] for ns, code in self.mcu.peripheral("DAC").samples(0)]
+        return [[round(base + ns / 1e6, 6), code] for ns, code in self.board.speaker_samples()]
 
     def _frames_now(self):
         pixels = self.board.neopixels
-        if pixels is None:
-            return []
         pixels.flush()  # a frame whose latch time has not passed still counts
         return [self._on_timeline(f) for f in pixels.frames]
 

@@ -1,9 +1,7 @@
-"""The run's report JSON: emulate.js's fields where they apply, and the PyBadge's own (the DAC's samples,
+"""The run's report JSON: emulate.js's fields where they apply, and the badge's own (the DAC's samples,
 the backlight's duty, the NVM's operations with their times).  ms are on the run's one timeline."""
 
 import time
-
-from samd51.boards.pybadge import NEOPIXEL_COUNT, PINS
 
 
 def _boot_of(boots, at_ms):
@@ -25,7 +23,7 @@ def build(machine, console, runner, opts, started, error=None):
     chip = m.chip.report()
     ramwr = m.ramwr()
     return {
-        "board": "pybadge",
+        "board": m.board_class.NAME,
         "firmware": opts.uf2,
         "flash_in": getattr(opts, "flash_in", None),
         "error": error,
@@ -38,10 +36,11 @@ def build(machine, console, runner, opts, started, error=None):
         "keys": [dict({k: v for k, v in r.items() if not k.startswith("_")},
                       first_ramwr_ms=first_after(ramwr, r["press_ms"])) for r in runner.keys],
         "ramwr": [[ns / 1e6] + rest for ns, *rest in ramwr],  # [ms, x0, y0, x1, y1, pixels] each
-        "neopixel_chain": {"pin": PINS["NEOPIXEL"], "count": NEOPIXEL_COUNT},
+        "neopixel_chain": {"pin": m.board_class.PINS["NEOPIXEL"], "count": m.board_class.NEOPIXELS},
         "neopixels": frames,
         "display": panel.report(),
-        "backlight": {"pin": "PA01", "duty": m.backlight(), "changes": m.backlight_changes},
+        "backlight": {"pin": m.board_class.PINS["TFT_LITE"], "duty": m.backlight(),
+                      "changes": m.backlight_changes},
         "dac": dac,  # samples: [ms, 12-bit code] at each change of the output; conversions: this boot's
         # the QSPI chip (CIRCUITPY) as emulate.js's `flash`, with the cuts and boots; the NVM beside it
         "flash": dict(chip, boots=boots,

@@ -1,17 +1,28 @@
-"""The steps (``steps.key_steps``) against a ``Machine``, as tools/emulate/emulate.js walks them: presses
-through the 74HC165, waits for the console's lines, screenshots from the ST7735R, power cycles."""
+"""The steps (``sultan_host.keywords``) against a ``Machine``, as tools/emulate/emulate.js walks them: presses
+through the 74HC165 (or the PyGamer's stick), waits for the console's lines, screenshots from the ST7735R,
+power cycles."""
 
 import os
 import time
 
+from sultan_host.keywords import KEYPAD_SCAN_MS
 from sultan_host.pybadge.machine import WRITE
-from sultan_host.pybadge.steps import KEYPAD_SCAN_MS, ms
 
 KEY_TIMEOUT_MS = 20000    # simulated: a key whose line has not come by then was lost (as emulate.js)
 READY_TIMEOUT_MS = 60000  # simulated: a boot that has not said READY by then never will
 PROGRESS_MS = 1000.0      # simulated: how often a long wait logs where it is
 SLICE_MS = 5.0            # a wait looks again after this much simulated time
 WRITE_SLICE_MS = 1.0      # CUT@WRITE: the CPU stops at the write's start, so slices only bound the release
+
+
+def ms(duration):
+    """A step's delay ("100ms") in ms."""
+    text = str(duration)
+    if text.endswith("ms"):
+        return float(text[:-2])
+    if text.endswith("s"):
+        return float(text[:-1]) * 1000.0
+    return float(text)
 
 
 class RunFailed(RuntimeError):
@@ -65,7 +76,7 @@ class Runner:
             if not level and self.latch_wanted is not None:
                 self.latch_wanted["latch_ms"] = self.m.now_ms()
                 self.latch_wanted = None
-        self.m.mcu.port.on_change("PB00", pl)
+        self.m.mcu.port.on_change(self.m.board_class.PINS["BUTTON_LATCH"], pl)
 
     def set_key(self, name, down, record=None):
         since = self.m.now_ms() - self.last_change.get(name, -1e9)

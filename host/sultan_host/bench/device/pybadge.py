@@ -40,7 +40,7 @@ def tree_of(deal):
             from sultan_host.board.sources import ROOT
 
             tree = os.path.join(ROOT, "build", "bench-device", "pybadge-tree-%s" % deal, "CIRCUITPY")
-            image.build_tree(tree, deal=int(deal))
+            image.build_tree(tree, image.version_of(image.firmware())[0], deal=int(deal))
             _trees[deal] = tree
         return _trees[deal]
 
