@@ -82,6 +82,17 @@ def deal_range(text):
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
+def read_only(path, real):
+    """UsageError if the file at ``real`` (``path`` followed) is read-only by its mode: the saves' rule,
+    which holds for root too (root may write anything, so ``os.access`` alone would let it)."""
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return  # missing: a new file
+    if not mode & 0o222:
+        raise UsageError("%s is read-only: left alone" % clip(path))
+
+
 def png_out(path, what="--out"):
     """Check that a PNG may be written at ``path`` before any work is done; UsageError if not.
 
@@ -103,6 +114,7 @@ def png_out(path, what="--out"):
         raise UsageError("%s is not a regular file: %s" % (what, clip(path)))
     if not os.access(d, os.W_OK) or (os.path.exists(real) and not os.access(real, os.W_OK)):
         raise UsageError("cannot write %s" % clip(path))
+    read_only(path, real)
     if os.path.isfile(real):
         try:
             with open(real, "rb") as f:
@@ -128,6 +140,7 @@ def gif_out(path, what="--out"):
         raise UsageError("no such directory: %s" % clip(os.path.dirname(real)))
     if os.path.lexists(real) and not os.path.isfile(real):
         raise UsageError("%s is not a regular file: %s" % (what, clip(path)))
+    read_only(path, real)
     if os.path.isfile(real) and os.path.getsize(real):
         try:
             with open(real, "rb") as f:
