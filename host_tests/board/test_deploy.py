@@ -83,3 +83,43 @@ def test_a_code_py_edited_since_the_deploy_is_not_ours_any_more(tmp_path, build,
     assert run(build, drive, "--force") == 0
     assert (drive / "code.py.bak").read_text() == "an older backup\n"
     assert (drive / "code.py.bak2").read_text() == "print('edited on the board')\n"
+
+
+def test_a_drives_settings_toml_is_never_written(tmp_path, build, capsys):
+    """The drive's settings.toml may hold the user's Wi-Fi credentials: a build's never replaces it."""
+    (build / "settings.toml").write_text('SULTAN_DEAL = "5"\n')
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text(BOOT_OUT)
+    (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "home"\nCIRCUITPY_WIFI_PASSWORD = "secret"\n')
+    assert run(build, drive) == 0
+    assert (drive / "settings.toml").read_text().startswith('CIRCUITPY_WIFI_SSID = "home"')
+    assert (drive / "code.py").exists() and "settings.toml" not in capsys.readouterr().out
+
+
+def test_a_test_build_is_refused_whole(tmp_path, build, capsys):
+    """make wokwi DEAL=5 leaves a test build (its manifest lists the settings): nothing of it is deployed."""
+    manifest = build.parent / (build.name + ".json")
+    manifest.write_text('{"circuitpython": 9, "settings": {"SULTAN_DEAL": "5"}}')
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text(BOOT_OUT)
+    before = snapshot(drive)
+    assert run(build, drive) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "test build (SULTAN_DEAL=5): make build" in err, err
+    assert snapshot(drive) == before
+
+
+def test_a_read_only_file_on_the_drive_is_never_replaced(tmp_path, build, capsys):
+    """The saves' rule, by the mode bits: root, who may write anything, leaves it too."""
+    drive = tmp_path / "CIRCUITPY"
+    (drive / "lib").mkdir(parents=True)
+    (drive / "boot_out.txt").write_text(BOOT_OUT)
+    (drive / "lib" / "game.py").write_text("X = 0  # mine, read-only\n")
+    os.chmod(drive / "lib" / "game.py", 0o444)
+    before = snapshot(drive)
+    assert run(build, drive) == 1
+    err = capsys.readouterr().err
+    assert "lib/game.py is read-only" in err and "nothing written" in err, err
+    assert snapshot(drive) == before

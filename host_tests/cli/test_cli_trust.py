@@ -274,3 +274,39 @@ def test_the_deals_help_says_what_deals_prints(capsys):
     assert code == 0 and len(out.splitlines()) == 3
     plain = not out.startswith("{")
     assert not ("JSON" in said and plain and "--json" not in said), said
+
+
+# ------------------------------------------------------------------ a game in progress, read-only outputs
+def test_a_new_game_over_a_game_in_progress_asks_for_new_and_says_what_it_records(tmp_path, capsys,
+                                                                                  monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli(capsys, "play", "--deal", "8", "--auto", "--stop-at-pass-end", "--save", "g.sav")[0] == 0
+    before = untouched(tmp_path / "g.sav")
+    err = refused(capsys, "play", "--deal", "9", "--save", "g.sav",
+                  words="g.sav holds a game in progress (deal 8, seed rules, ")
+    assert "--new replaces it and records it as a loss" in err
+    assert untouched(tmp_path / "g.sav") == before
+    code, out, err = cli(capsys, "play", "--deal", "9", "--save", "g.sav", "--new")
+    assert code == 0 and err.startswith("play: the game in progress in g.sav (deal 8, seed rules, ")
+    assert err.endswith(" placed) was recorded as a loss\n")
+    assert '"played": 1' in cli(capsys, "stats", "--save", "g.sav", "--json")[1]
+    assert cli(capsys, "play", "--deal", "10", "--save", "g.sav")[0] == 0  # deal 9 not begun: nothing lost
+    refused(capsys, "play", "--deal", "10", "--new", words="--new needs --save")
+
+
+@pytest.mark.parametrize("kind", ["png", "gif"])
+def test_a_read_only_picture_is_left_alone_root_too(tmp_path, kind):
+    """sultan-screenshot (--gif) follows the saves' rule: a file whose mode has no write bit is not
+    replaced, whoever runs it."""
+    f = tmp_path / ("ro." + kind)
+    extra = ["--gif"] if kind == "gif" else []
+    r = subprocess.run([os.path.join(BIN, "sultan-screenshot"), "--deal", "3", "--out", str(f)] + extra,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    os.chmod(f, 0o444)
+    before = untouched(f)
+    r = subprocess.run([os.path.join(BIN, "sultan-screenshot"), "--deal", "4", "--out", str(f)] + extra,
+                       capture_output=True, text=True, timeout=120)
+    one_line_error(r)
+    assert "is read-only: left alone" in r.stderr
+    assert untouched(f) == before

@@ -16,6 +16,11 @@ Only a board's drive is written: a folder whose boot_out.txt CircuitPython wrote
 deployed to before (its marker, ``.sultan-deploy.json``, holds the hash of the code.py it wrote).
 A code.py it did not write (another program, or one edited since) is replaced only with --force,
 and then kept beside it as code.py.bak (code.py.bak2 ... if that is taken).
+
+The drive's settings.toml is the user's (it may hold their Wi-Fi credentials): never written.  A test
+build (``make wokwi DEAL=5``, ``make emulate SIZE=...``: its manifest lists settings) is refused
+whole, so its settings never reach a drive.  A file the drive marks read-only is never replaced (by
+its mode, as the saves' rule: root too).
 """
 
 import glob
@@ -32,6 +37,7 @@ from sultan_host.board.sources import DEFAULT_OUT
 
 LABEL = "CIRCUITPY"
 MARKER = ".sultan-deploy.json"  # on the drive: what this tool wrote there
+SETTINGS = "settings.toml"
 BOOT_OUT = re.compile(r"Adafruit CircuitPython \d+\.\d+")  # how boot_out.txt begins on every board
 
 
@@ -69,6 +75,8 @@ def plan(src, dst):
     for dirpath, _dirs, files in os.walk(src):
         for fn in sorted(files):
             rel = os.path.relpath(os.path.join(dirpath, fn), src)
+            if rel == SETTINGS:
+                continue  # the user's: never ours to write
             target = os.path.join(dst, rel)
             with open(os.path.join(src, rel), "rb") as f:
                 data = f.read()
@@ -151,13 +159,40 @@ def backup(dst, say=print, dry_run=False):
     return name
 
 
-def build_target(src):
-    """The CircuitPython major the build in ``src`` was made for (its manifest), or None."""
+def build_manifest(src):
+    """The manifest of the build in ``src`` (``sultan_host.board.tree.manifest``), or {}."""
     try:
         with open(src.rstrip("/\\") + ".json") as f:
-            return json.load(f).get("circuitpython")
+            mark = json.load(f)
     except (OSError, ValueError):
+        return {}
+    return mark if isinstance(mark, dict) else {}
+
+
+def build_target(src):
+    """The CircuitPython major the build in ``src`` was made for (its manifest), or None."""
+    return build_manifest(src).get("circuitpython")
+
+
+def test_build(src):
+    """Why the build in ``src`` is no player's (the emulator's test settings in it), or None."""
+    settings = build_manifest(src).get("settings") or {}
+    if not settings:
         return None
+    return ("%s is a test build (%s): make build, then deploy (a drive's settings.toml is never written)"
+            % (src, ", ".join("%s=%s" % kv for kv in sorted(settings.items()))))
+
+
+def read_only(dst, writes, removals):
+    """The first file on ``dst`` to be replaced or removed whose mode says read-only, or None."""
+    for rel in list(writes) + list(removals):
+        try:
+            mode = os.stat(os.path.join(dst, rel)).st_mode
+        except OSError:
+            continue
+        if not mode & 0o222:
+            return rel
+    return None
 
 
 def mismatch(src, dst):
@@ -174,10 +209,16 @@ def mismatch(src, dst):
 
 def deploy(src, dst, dry_run=False, say=print, force=False):
     """Write what changed from ``src`` onto ``dst`` (see ``refusal``: ValueError if it must not)."""
+    why = test_build(src)
+    if why:
+        raise ValueError(why)
     writes, removals = plan(src, dst)
     why = refusal(dst, writes, force)
     if why:
         raise ValueError(why)
+    ro = read_only(dst, writes, removals)
+    if ro:
+        raise ValueError("%s is read-only on %s: nothing written" % (ro, dst))
     code = os.path.join(dst, "code.py")
     mark = marker(dst) or {}
     if "code.py" in writes and os.path.isfile(code) and digest(code) != mark.get("code.py"):

@@ -4,6 +4,7 @@
     python3 tools/sultan_cli.py play --deals 1-1000 --auto --json     # one JSON line per deal
     python3 tools/sultan_cli.py play --order "6D 3C ... 5D" --auto --stop-at-pass-end --json
     python3 tools/sultan_cli.py play --deal 7 --auto --save game.sav  # see cli/saves.py
+    python3 tools/sultan_cli.py play --deal 8 --save game.sav --new   # over a game in progress: a loss
 """
 
 from sultan.rules import cards
@@ -32,6 +33,8 @@ def add_parser(sub):
     play.add_argument("--save", action=Once, metavar="FILE",
                       help="save the game (and the statistics) in FILE, as the simulator does; FILE must be "
                            "missing, empty or a save of ours")
+    play.add_argument("--new", action="store_true",
+                      help="with --save: replace a game in progress in FILE, recording it as a loss")
     return play
 
 
@@ -61,7 +64,9 @@ def run(args, out):
     if args.save is not None:
         if args.deals is not None:
             raise UsageError("--save needs --deal or --order, not --deals")
-        saves.check(args.save)  # before any work: a file we may not write is refused now
+        saves.check(args.save, args.new)  # before any work: a file we may not write is refused now
+    elif args.new:
+        raise UsageError("--new needs --save")
     if args.deals is not None:
         lo, hi = deal_range(args.deals)
         done = Progress(hi - lo + 1, bar=False)  # how far an interrupted run got (cli.main says it)
@@ -80,6 +85,6 @@ def run(args, out):
     if args.auto:
         game.autoplay(stop_at_pass_end=args.stop_at_pass_end)
     if args.save is not None:
-        saves.save_game(args.save, game)
+        saves.save_game(args.save, game, args.new)
     emit(game, args.json, out)
     return 0

@@ -39,22 +39,43 @@ def add_parsers(sub):
     return r
 
 
-def check(path):
-    """UsageError unless a save may be written at ``path`` (see ``filesave.check_save_file``)."""
+def check(path, new=False):
+    """UsageError unless a save may be written at ``path`` (see ``filesave.check_save_file``), and,
+    unless ``new``, unless it holds no game in progress (a new game counts that one lost)."""
     try:
         check_save_file(path)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    left = in_progress(path)
+    if left and not new:
+        raise UsageError("%s holds a game in progress (%s): --new replaces it and records it as a loss"
+                         % (clip(path), left))
 
 
-def save_game(path, game):
-    """Write ``game`` into ``path`` as a new game of that file (its statistics kept)."""
-    check(path)
+def in_progress(path):
+    """What a new game in save ``path`` would count as lost ("deal 8, seed rules, 12 moves, 3 placed"),
+    or None: no game, one not begun, or one decided."""
+    store = Store(FileRegion(path, make_dirs=False))
+    game = store.load(repair=False)
+    if game is None or game.log_end == 0 or store.recorded == store.game_no:
+        return None
+    return "deal %s, %s rules, %d moves, %d placed" % (
+        game.deal or "(order)", RULES_NAMES[game.rules], game.moves, game.placed)
+
+
+def save_game(path, game, new=False):
+    """Write ``game`` into ``path`` as a new game of that file (its statistics kept); ``new``: a game in
+    progress there is counted lost (said on stderr), else refused (``check``)."""
+    check(path, new)
+    left = in_progress(path)
     store = Store(FileRegion(path, make_dirs=False))
     store.load(repair=False)  # the statistics already there, if any
     store.new_game(game)
     if not store.flush() and store.error is not None:
         raise UsageError(write_error(path, store.error))
+    if left:
+        sys.stderr.write("play: the game in progress in %s (%s) was recorded as a loss\n"
+                         % (clip(path), left))
 
 
 def write_error(path, err):
