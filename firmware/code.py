@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Sultan, a two-deck patience: the game starts here.
 
 CircuitPython compiles this file from source at every start, so the work is in launch.py

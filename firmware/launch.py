@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Sultan on a CircuitPython board: pick the board profile, build the display and keys, play.
 
 ``code.py`` calls ``parts()``, lets this module go and plays.  Everything that knows about

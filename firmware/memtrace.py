@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The heap trace of the emulator's test image (SULTAN_MEMTRACE in settings.toml): code.py
 imports this only then, so a board's heap never holds it.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Raspberry Pi Pico as wired in diagram.json (Wokwi): ILI9341 320x240 on SPI0, buttons on a 74HC165.
 
 The 74HC165's inputs are wired D0=LEFT D1=UP D2=DOWN D3=RIGHT D4=SELECT D5=START D6=A D7=B, so that

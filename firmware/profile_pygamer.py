@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Adafruit PyGamer: the built-in 160x128 ST7735R, four buttons and an analog joystick.
 
 The 74HC165 carries B, A, START, SELECT as keys 0..3 (as on the PyBadge); the joystick stands in

@@ -209,6 +209,24 @@ def key_steps(keys, board="pybadge", key_ms=60, gap_ms=100, shots=True):
     return s.out
 
 
+def presses(keys, bursts=True):
+    """The key names the words ``keys`` press, in order, for a tool that plays keys with no clock (the host's
+    pictures): NAME and NAME*n (each a screenshot on an emulator), and NAME*n! with ``bursts``.  WordError for
+    a bad word, and for any other word, saying why it has no place there."""
+    key_steps(keys, shots=False)  # the grammar's own refusals first: a bad word, an unknown key
+    out = []
+    for word in (w for w in _SPLIT.split(keys) if w):
+        m = _KEY.match(word)
+        button = m and buttons().by_name(m.group(1))  # (RELOAD and RESET match too)
+        if button and (bursts or not m.group(3)):
+            out += [button[1]] * int(m.group(2) or 1)
+        elif button:
+            raise WordError("%s is a burst, which takes no screenshots" % word[:40])
+        else:
+            raise WordError("%s is no key press (only NAME, NAME*n%s)" % (word[:40], ", NAME*n!" if bursts else ""))
+    return out
+
+
 def rng(seed):
     """mulberry32: a small seeded generator (floats in [0, 1)), the same sequence as emulate.js's."""
     state = [seed & 0xFFFFFFFF]

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Sultan ("Пирамида султана"), a two-deck patience for CircuitPython handhelds.
 
 Three parts: the rules (``sultan.rules``), pure Python over bytearrays that runs unchanged on

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The main loop: keys in, rules actions, one display refresh per handled key.
 
 ``sultan.app`` joins the three parts (``sultan.rules``, ``sultan.ui``, ``sultan.saves``);

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The store ``sultan.app`` uses when it is given none: nothing is loaded or kept.
 
 In a module of its own, imported only when there is no store: a board with one (its NVM) never

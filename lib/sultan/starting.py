@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The game's start: the saved game (or a new deal), the controller, the screen, the first frame.
 
 ``sultan.app.start`` imports this module for that and forgets it at once: a board starts once,

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The rules: cards, the deal generator, the table, the game and its canonical player.
 
 Pure Python over bytearrays; imports nothing from ``sultan.ui`` or ``sultan.saves``

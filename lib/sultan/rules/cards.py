@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Cards as single bytes, and their two-letter notation.
 
 A card is ``suit << 4 | rank``: suit 0..3 = spades, hearts, diamonds, clubs;

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The rules of Sultan: actions with refusals, undo/redo; and the canonical player.
 
 Every player action returns a reason code (``OK`` or one of the ``R_*``

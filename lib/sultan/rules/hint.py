@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The canonical player: the hint, the safe hint, a step, autoplay -- on a ``Game`` ``g``.
 
 ``Game.hint()`` and its peers call these; the module is imported on the first of them, so a

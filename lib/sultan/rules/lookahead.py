@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Classic rules: the hint's lookahead (games played out by the one-step rule, in fixed memory).
 
 Imported by ``sultan.rules.engine`` when the first classic game is set up (with

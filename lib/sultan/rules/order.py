@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Checking a stock order given by the player (``Game(order=...)``, an order game's save).
 
 Set-up only, so ``Game.new_order`` imports it when first needed.

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The game's own random number generator, identical on every Python.
 
 A Lehmer (multiplicative congruential) generator ``x = A * x mod M`` with the

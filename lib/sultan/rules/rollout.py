@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Classic rules: the lookahead's model of a game, and the one-step rule played out on it.
 
 ``sultan.rules.lookahead`` builds its search on this (both are imported on the

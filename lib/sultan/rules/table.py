@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Where the cards are: the stock, talon, divan and foundations as bytearrays.
 
 ``Table`` holds the state and the raw moves (with their exact inverses, for

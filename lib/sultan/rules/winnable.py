@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Tables of winnable deal numbers, read from flash one entry at a time.
 
 ``lib/sultan/rules/winnable_seed.tbl`` lists deals the seed rules' canonical policy

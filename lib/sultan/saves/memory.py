@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """A byte region in RAM, for the host: the tests, the benchmarks and ``sultan_host.filesave``
 (which keeps a file's bytes in one).  Plain MicroPython too (the tests run the saves on the
 MicroPython VM), but never on a board: the build leaves it out (``HOST_ONLY_FILES``), as a

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Saves in ``microcontroller.nvm`` on the device (no pins, no display).
 
     from sultan.saves.nvm import open_store

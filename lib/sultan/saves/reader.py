@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Reading a save back: the newest record in the region that holds, its game replayed.
 
 A board reads its save once, at power-on: ``sultan.saves.store.Slots.read`` imports this

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Saves that survive power cuts: a versioned record with a CRC-32, in two slots or a log.
 
 The record (little-endian; about 50 bytes for a new game, at most 1005)::

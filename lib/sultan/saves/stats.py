@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Statistics per ruleset: games played, won, lost, best cards placed, streaks, fewest moves to a win.
 
 A game counts once, when it is decided: won, lost, or abandoned (a new game

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The saves' store: records in a byte region (``Slots``) and when to write them (``Store``).
 
 A region is anything with ``len()``, ``read(offset, n)`` and ``write(offset,

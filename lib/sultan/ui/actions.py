@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """What the player's actions do to the game, and what the message line says of each.
 
 ``Actions`` is the part of the controller that changes the game: a play, a park, a stock

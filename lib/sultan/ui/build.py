@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The screen's start: the layout's sums and every displayio object the game shows, made once,
 in named steps.
 

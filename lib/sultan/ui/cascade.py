@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """A won game's cascade: the foundations' cards leap off their piles one after another and
 bounce along the bottom of the screen, leaving a trail, in the spirit of Windows' Solitaire.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Button presses to engine actions, plus the cursor, the selection and what the screen shows.
 
 Knows nothing of displayio or pins: ``Controller.press(key)`` changes the game and the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The deal-number editor of the menu's "Choose deal number": nine digits, one of them changing.
 
 The controller imports it when the editor opens and forgets it when the editor closes, so

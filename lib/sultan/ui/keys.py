@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The eight buttons and their names.
 
 Key numbers are the PyBadge's (``keypad.ShiftRegisterKeys``, 8 keys):

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Where things go on the screen, for 160x128 (PyBadge) and 320x240 (ILI9341).
 
 Pure geometry, no displayio: the screen and the controller share it.  The

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The place of each keyed line of the words files, by key: ``TEXT_<KEY>`` in ``words.TEXT``,
 ``MENU_TEXT_<KEY>`` in ``words.MENU_TEXT``.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The menu: its items, their labels in the language in use, and what choosing one does.
 
 The controller imports it when the menu is first wanted (``Controller.open(MENU)``: SELECT,

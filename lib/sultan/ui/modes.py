@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The controller's modes: what the keys drive and the screen shows (``Controller.mode``).
 
 Numbers only, so the screen, the menu and the motion read them without importing the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Cards that travel: a played card slides from its place to where it goes, and a new deal is
 dealt from the stock.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The panel's pages -- Rules, Statistics, the won/lost panel, the digit editor -- in the
 language in use (``sultan.ui.words.LANG``).
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The game screen on displayio: built once, in named steps (``sultan.ui.build``), then
 updated in place.
 

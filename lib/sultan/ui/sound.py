@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Sound and lights for the PyBadge: short tones, a tune and a NeoPixel sweep, never blocking.
 
 Knows no pins: the board profile hands over what it has::

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The sprite sheet (card faces, backs, suit symbols) and the glyph sheet, read from data files.
 
 Both are our own drawings, made on the host by ``sultan_host.desktop.sheets`` from bit

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The bits of ``Controller.settings()``: the menu's switches, the next deal's ruleset and the
 language, saved in the record's flags byte (``sultan.saves.record``); every default is 0.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """Text as a grid of glyph tiles: one ``TileGrid`` over the glyph sheet per line of text.
 
 The glyph sheet (``sprites.GLYPH_FILE``, read once) holds a 6x10 cell per character:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The screen's pieces that stay live: ``place`` to show and hide, ``Ring`` (a highlight round
 a card) and ``Panel`` (menus and pages).
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
 """The words the player reads, in English or Russian: one language in memory at a time.
 
 Each language has two UTF-8 text files beside this module.  ``words_en.txt`` (``words_ru.txt``)
