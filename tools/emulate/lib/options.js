@@ -2,7 +2,7 @@
 // emulate.js's command line: options, the one-line errors (exit 2) and the bootrom file.
 const fs = require('fs');
 const path = require('path');
-const { KEYPAD_SCAN_MS } = require('./keys');
+const { KEYPAD_SCAN_MS } = require('./words');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -10,7 +10,8 @@ function usage(msg) {
   if (msg) console.error('emulate: ' + msg);
   console.error(
     'usage: emulate.js --firmware IMAGE.uf2 --bootrom BOOTROM(.bin|.js) [--diagram diagram.json]\n' +
-      '       [--scenario FILE.yaml] [--keys "RIGHT A ..."] [--key-ms 60] [--gap-ms 400]\n' +
+      '       [--scenario FILE.yaml] [--keys "RIGHT A ..."] [--key-ms 60] [--gap-ms 100]\n' +
+      '       [--steps FILE.json|-]  (the words\' steps as python -m sultan_host.keywords --names pico prints them)\n' +
       '       [--out DIR] [--serial-log FILE] [--timeout-s N] [--final-screenshot NAME.png] [--quiet]\n' +
       '       [--window WxH] [--report FILE.json] [--random-keys N] [--seed S] [--no-shots]\n' +
       '       [--flash-in IMAGE.bin] [--flash-out IMAGE.bin]  (the 2 MB flash: start from it / write it at the end)\n' +
@@ -41,6 +42,7 @@ function parseArgs(argv) {
     diagram: path.join(ROOT, 'diagram.json'),
     scenario: null,
     keys: null,
+    steps: null,
     keyMs: 60,
     gapMs: 100,
     out: path.join(ROOT, 'build', 'emulate'),
@@ -70,6 +72,7 @@ function parseArgs(argv) {
     else if (a === '--diagram') opts.diagram = next();
     else if (a === '--scenario') opts.scenario = next();
     else if (a === '--keys') opts.keys = next();
+    else if (a === '--steps') opts.steps = next();
     else if (a === '--key-ms') opts.keyMs = positive(next(), a);
     else if (a === '--gap-ms') opts.gapMs = positive(next(), a, { zero: true });
     else if (a === '--out') opts.out = next();
@@ -90,13 +93,20 @@ function parseArgs(argv) {
     else if (a === '-h' || a === '--help') usage();
     else bad('unknown argument ' + a);
   }
+  check(opts);
+  return opts;
+}
+
+// what the options ask of each other and of the files they name
+function check(opts) {
   if (!opts.firmware && !opts.flashIn) bad('no firmware: --firmware or SULTAN_UF2 (or a --flash-in image)');
   if (!opts.bootrom) bad('no bootrom: --bootrom or RP2040_BOOTROM');
   for (const [name, file] of [['--firmware', opts.firmware], ['--bootrom', opts.bootrom], ['--diagram', opts.diagram], ['--scenario', opts.scenario], ['--flash-in', opts.flashIn]]) {
     if (file !== null && !(fs.existsSync(file) && fs.statSync(file).isFile())) bad(`${name} ${file}: no such file`);
   }
+  if (opts.steps !== null && (opts.keys !== null || opts.randomKeys)) bad('--steps or --keys / --random-keys, not both');
+  if (opts.steps !== null && opts.steps !== '-' && !(fs.existsSync(opts.steps) && fs.statSync(opts.steps).isFile())) bad(`--steps ${opts.steps}: no such file`);
   if (opts.keyMs <= KEYPAD_SCAN_MS) bad(`--key-ms ${opts.keyMs}: keypad scans every ${KEYPAD_SCAN_MS} ms, press longer`);
-  return opts;
 }
 
 function scale(text, name) {

@@ -1,7 +1,7 @@
 'use strict';
-// Helpers of emulate.js that need no emulator (unit-tested in test/units.test.js).
+// Helpers of emulate.js that need no emulator (unit-tested in test/words.test.js).
 
-// mulberry32: a small seeded generator for --random-keys
+// mulberry32: a small seeded generator (a power cut's partial erase or program)
 function rng(seed) {
   let a = seed >>> 0;
   return () => {
@@ -12,17 +12,6 @@ function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-// The random keys' mix: arrows, A, B, START, SELECT (menus, pages, new deals, redeals)
-const RANDOM_MIX = ['UP', 'DOWN', 'LEFT', 'RIGHT', 'UP', 'DOWN', 'A', 'A', 'A', 'B', 'START', 'START', 'SELECT', 'SELECT'];
-
-function randomKeys(n, seed) {
-  const next = rng(seed);
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(RANDOM_MIX[Math.floor(next() * RANDOM_MIX.length)]);
-  return out.join(' ');
-}
-
-
 
 // Errors on the console: MemoryError anywhere, and each traceback's last line, but for the
 // KeyboardInterrupt of a RELOAD's Ctrl-C.
@@ -36,7 +25,6 @@ function serialErrors(text) {
   return out;
 }
 
-
 // The top-left w x h of an RGB picture {width, height, rgb}: the test profile's window.
 function crop(pic, w, h) {
   const width = Math.min(w, pic.width);
@@ -46,4 +34,4 @@ function crop(pic, w, h) {
   return { width, height, rgb: out };
 }
 
-module.exports = { crop, randomKeys, serialErrors, rng, RANDOM_MIX };
+module.exports = { crop, serialErrors, rng };

@@ -1,9 +1,9 @@
 'use strict';
-// The steps (a Wokwi scenario's and the key words', lib/keys.js) walked on the board: presses, waits for
+// The steps (a Wokwi scenario's and the key words', lib/words.js) walked on the board: presses, waits for
 // console lines, soft reloads, power cycles and cuts, idle spans and screenshots.
 const path = require('path');
 const { parseDuration } = require('./scenario');
-const { KEYPAD_SCAN_MS } = require('./keys');
+const { KEYPAD_SCAN_MS } = require('./words');
 
 const KEY_TIMEOUT_MS = 20000; // simulated: a key whose line has not come by then was lost
 

@@ -1,13 +1,14 @@
 'use strict';
-// The steps' sources: the Wokwi scenario, the key words, the random keys; and the console's errors
+// The steps' sources: the Wokwi scenario and the key words (sultan_host.keywords); the console's errors
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('fs');
 const path = require('path');
 const { Netlist } = require('../lib/netlist');
 const { parseScenario, parseDuration } = require('../lib/scenario');
-const { crop, randomKeys, serialErrors, RANDOM_MIX } = require('../lib/run');
-const { keySteps } = require('../lib/keys');
+const os = require('os');
+const { crop, serialErrors } = require('../lib/run');
+const { keywordSteps, readSteps, WordError } = require('../lib/words');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const diagram = JSON.parse(fs.readFileSync(path.join(ROOT, 'diagram.json'), 'utf8'));
@@ -29,20 +30,12 @@ test('scenario: the Wokwi YAML subset', () => {
   assert.throws(() => parseScenario('name: [\n'), /^Error: scenario: /);
 });
 
-
 test('run: the window crop takes the top-left w x h', () => {
   const pic = { width: 3, height: 2, rgb: Uint8Array.from({ length: 18 }, (_v, i) => i) };
   const c = crop(pic, 2, 1);
   assert.deepStrictEqual([c.width, c.height], [2, 1]);
   assert.deepStrictEqual(Array.from(c.rgb), [0, 1, 2, 3, 4, 5]);
   assert.strictEqual(crop(pic, 160, 128).width, 3);
-});
-
-test('run: seeded random keys repeat and use the mix', () => {
-  const a = randomKeys(50, 7);
-  assert.strictEqual(a, randomKeys(50, 7));
-  assert.notStrictEqual(a, randomKeys(50, 8));
-  assert.ok(a.split(' ').every((k) => RANDOM_MIX.includes(k)));
 });
 
 test('run: console errors, but a RELOAD\'s KeyboardInterrupt', () => {
@@ -52,49 +45,41 @@ test('run: console errors, but a RELOAD\'s KeyboardInterrupt', () => {
   assert.deepStrictEqual(serialErrors('SULTAN save failed: MemoryError\n'), ['a MemoryError']);
 });
 
+const OPTS = { keys: null, randomKeys: 0, seed: 1, keyMs: 60, gapMs: 100, shots: true };
 
-test('keys: NAME? is pressed and shot without waiting for its line', () => {
-  const buttons = new Netlist(diagram).buttons();
-  const steps = keySteps('START A? RIGHT', buttons, 60, 100, true);
-  const kinds = steps.map((s) => Object.keys(s)[0]);
-  assert.deepStrictEqual(kinds, [
-    'take-screenshot',
-    'set-control', 'delay', 'set-control', 'wait-serial', 'take-screenshot', 'delay', // START
-    'set-control', 'delay', 'set-control', 'delay', 'take-screenshot', // A?: no wait-serial
-    'set-control', 'delay', 'set-control', 'wait-serial', 'take-screenshot', 'delay', // RIGHT
-  ]);
-  assert.strictEqual(steps[11]['take-screenshot']['save-to'], '02-A.png');
-  assert.strictEqual(steps[16]['take-screenshot']['save-to'], '03-RIGHT.png');
-  assert.throws(() => keySteps('Q?', buttons, 60, 100, false), /unknown key/);
+test('words: --keys are parsed by sultan_host.keywords, on diagram.json\'s part ids', () => {
+  const steps = keywordSteps({ ...OPTS, keys: 'START DOWN*2!' });
+  assert.deepStrictEqual(steps[0], { 'take-screenshot': { 'part-id': 'lcd', 'save-to': '00-ready.png' } });
+  assert.deepStrictEqual(steps[1], { 'set-control': { 'part-id': 'btnStart', control: 'pressed', value: 1 }, key: 'START', burst: false });
+  assert.deepStrictEqual(steps.filter((s) => s['wait-key-lines']), [{ 'wait-key-lines': 2 }]);
+  assert.throws(() => keywordSteps({ ...OPTS, keys: 'START JUMP' }), (e) => e instanceof WordError && /^--keys: unknown key JUMP/.test(e.message));
 });
 
-test('keys: RESET and CUT@ms; the key before a cut is not waited for', () => {
-  const buttons = new Netlist(diagram).buttons();
-  const steps = keySteps('RIGHT START CUT@10050 RESET WAIT:100 CUT@5.25', buttons, 60, 100, false);
-  const kinds = steps.map((s) => Object.keys(s)[0]);
-  assert.deepStrictEqual(steps[9], { delay: '100ms', idle: true }); // WAIT: its share in WFI is reported
-  assert.deepStrictEqual(kinds, [
-    'set-control', 'delay', 'set-control', 'wait-serial', 'delay', // RIGHT
-    'set-control', 'release-before-cut', // START, pressed, its line not waited for
-    'power-cycle', 'power-cycle', 'delay', 'power-cycle',
-  ]);
-  assert.deepStrictEqual(steps[7]['power-cycle'], { kind: 'CUT', after_ms: 10050, from: 'press' });
-  assert.deepStrictEqual(steps[8]['power-cycle'], { kind: 'RESET' });
-  assert.deepStrictEqual(steps[10]['power-cycle'], { kind: 'CUT', after_ms: 5.25, from: 'now' });
-  assert.throws(() => keySteps('CUT@x', buttons, 60, 100, false), /bad cut/);
+test('words: seeded random keys repeat, and follow --keys', () => {
+  const a = keywordSteps({ ...OPTS, keys: 'A', randomKeys: 20, seed: 7, shots: false });
+  const names = (steps) => steps.filter((s) => s.key).map((s) => s.key);
+  assert.deepStrictEqual(names(a), names(keywordSteps({ ...OPTS, keys: 'A', randomKeys: 20, seed: 7, shots: false })));
+  assert.notDeepStrictEqual(names(a), names(keywordSteps({ ...OPTS, keys: 'A', randomKeys: 20, seed: 8, shots: false })));
+  assert.strictEqual(names(a)[0], 'A');
+  assert.strictEqual(names(a).length, 21);
 });
 
-test('keys: CUT@WRITE+ms aims at the next flash write; its key is not waited for', () => {
+test('words: --steps takes the parser\'s JSON or a bare list, and refuses what no step is', () => {
   const buttons = new Netlist(diagram).buttons();
-  const steps = keySteps('START CUT@WRITE+12.5 LEFT', buttons, 60, 100, false);
-  assert.deepStrictEqual(steps.slice(0, 3).map((s) => Object.keys(s)[0]), ['set-control', 'release-before-cut', 'power-cycle']);
-  assert.deepStrictEqual(steps[2]['power-cycle'], { kind: 'CUT', write_ms: 12.5 });
-  assert.throws(() => keySteps('CUT@WRITE+x', buttons, 60, 100, false), /bad cut/);
-});
-
-test('keys: each power cycle shoots the boot at READY (NN-READY.png) when shots are on', () => {
-  const buttons = new Netlist(diagram).buttons();
-  const steps = keySteps('START CUT@WRITE+1 LEFT RESET', buttons, 60, 100, true);
-  const names = steps.filter((s) => s['take-screenshot']).map((s) => s['take-screenshot']['save-to']);
-  assert.deepStrictEqual(names, ['00-ready.png', '01-READY.png', '02-LEFT.png', '03-READY.png']);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steps-'));
+  const file = (name, doc) => {
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, typeof doc === 'string' ? doc : JSON.stringify(doc));
+    return f;
+  };
+  const press = { 'set-control': { 'part-id': 'btnA', control: 'pressed', value: 1 }, key: 'A', burst: false };
+  assert.deepStrictEqual(readSteps(file('a.json', { keys: 'A', steps: [press, { delay: '60ms' }] }), buttons), [press, { delay: '60ms' }]);
+  assert.deepStrictEqual(readSteps(file('b.json', [{ 'soft-reload': true }]), buttons), [{ 'soft-reload': true }]);
+  const refused = (name, doc) => assert.throws(() => readSteps(file(name, doc), buttons), WordError);
+  refused('c.json', '{"steps": [');
+  refused('d.json', { steps: 3 });
+  refused('e.json', [{ jump: 1 }]);
+  refused('f.json', [{ 'set-control': { 'part-id': 'btnZ', control: 'pressed', value: 1 } }]);
+  assert.throws(() => readSteps(file('g.json', [[1]]), buttons), /step 1 is no step/);
+  fs.rmSync(dir, { recursive: true });
 });
