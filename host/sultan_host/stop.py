@@ -1,9 +1,9 @@
 """How a command starts and ends, whatever happens around it.
 
 Ctrl-C before a command is ready: the entry points (``sultan``: ``sultan_host.cli.entry``;
-``sultan-sim``, ``sultan-screenshot``: ``sultan_host.desktop.entry``) set this up before they
-import anything big, so a SIGINT while Python
-still imports the game ends the run with one line and status 130, never a traceback.
+``sultan-sim``, ``sultan-screenshot``: ``sultan_host.desktop.entry``) and ``tools/host_shim.py``
+set this up before they import anything big, so a SIGINT while Python still imports the game
+ends the run with one line and status 130, never a traceback.  The one early handler.
 
 Builtins only: this is what runs first, and the ``signal`` module imports ``enum`` (milliseconds
 in which a Ctrl-C would still be a traceback); ``_signal`` is what it wraps.
