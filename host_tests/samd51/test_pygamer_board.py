@@ -124,3 +124,46 @@ def test_circuitpython_reads_the_stick_and_the_light_as_the_test_sets_them(tmp_p
     assert adc1.value(0x00) == 0                                       # and leaves it reset (adc_sync_deinit)
     # every conversion had the NVM row's trims in CALIB, a clock, and its pin on function B (else logged)
     assert not [text for _, kind, text in mcu.lines if kind == "adc"]
+
+
+KEYS_CODE = """import supervisor, time
+while not supervisor.runtime.serial_connected:
+    time.sleep(0.01)
+time.sleep(0.2)  # a line printed at once after DTR never reaches the host model
+import profile_pygamer
+keys = profile_pygamer.make_keys()
+print("KEYS READY")
+while True:
+    e = keys.events.get()
+    if e is not None:
+        print("EVENT", e.key_number, e.pressed)
+    time.sleep(0.01)
+"""
+
+
+@needs_uf2
+def test_the_pygamer_profile_turns_the_stick_into_direction_keys_on_the_firmware(tmp_path):
+    from sultan_host.board.tree import build
+
+    tree = tmp_path / "tree"
+    build(10, str(tree), quiet=True)       # the game's CIRCUITPY, our code.py in place of its own
+    (tree / "code.py").write_text(KEYS_CODE)
+    mcu = Mcu(board=boards.load("pygamer"))
+    mcu.load_uf2(UF2)
+    mcu.board.load_flash(fatimage.flash_image(str(tree), flash_size=FLASH_8MB))
+    console = Console(mcu)
+    mcu.reset()
+    while "KEYS READY" not in console.text and mcu.now_ns() < 10_000_000_000:
+        mcu.run(until_ns=mcu.now_ns() + 50_000_000)
+    assert "KEYS READY" in console.text, (mcu.now_ns(), console.text[-800:], mcu.lines[-5:])
+    stick, buttons = mcu.board.joystick, mcu.board.keys
+    steps = [(lambda: stick.set(0.4, 0.0), None),            # inside _PUSH of the centre: no key
+             (lambda: stick.push("RIGHT"), "EVENT 4 True"), (stick.release, "EVENT 4 False"),
+             (lambda: stick.push("UP"), "EVENT 6 True"), (stick.release, "EVENT 6 False"),
+             (lambda: buttons.press("A"), "EVENT 1 True"), (lambda: buttons.release("A"), "EVENT 1 False")]
+    for act, want in steps:
+        before = console.text.count("EVENT")
+        act()
+        mcu.run(until_ns=mcu.now_ns() + 150_000_000)
+        got = [line for line in console.text.splitlines() if line.startswith("EVENT")][before:]
+        assert got == ([want] if want else []), (want, got)
