@@ -8,8 +8,9 @@ random deal at the Pico profile's 320x240.  It must reach ``SULTAN READY`` with 
 and answer a short key plan.  One boot a major, four keys, no screenshots: CI's time.  Without the
 firmware it skips with the device tests' one reason (SULTAN_EMULATOR=required makes that a failure).
 
-The 9.x folder also boots on the PyBadge's own 9.1.1 in the samd51 emulator (``python -m
-sultan_host.pybadge --tree``), copied the same way (skipped without its firmware, with one reason).
+The folder of each badge image's major also boots on it in the samd51 emulator (``python -m
+sultan_host.pybadge --tree``): the 9.x folder on the PyBadge's 9.1.1, the 10.x folder on the PyBadge's and
+the PyGamer's 10.2.1, copied the same way (skipped without their firmware, with one reason).
 """
 
 import filecmp
@@ -24,6 +25,7 @@ from sultan_host.board import bundle
 from sultan_host.board import wokwi as wokwi_image
 from test_firmware_emulator import FIRMWARES, emulate, emulator_ready
 from test_firmware_emulator import pytestmark as _needs_firmware
+from test_pybadge_emulator import IMAGES, Badge
 
 pytestmark = _needs_firmware
 
@@ -76,21 +78,23 @@ def test_the_bundle_folder_copied_onto_a_fresh_drive_plays(tmp_path, unzipped, v
     print("\n%s: %s" % (version, ready.group(0)))
 
 
-def test_the_9x_folder_copied_onto_a_fresh_drive_plays_on_the_pybadge(tmp_path, unzipped):
+@pytest.mark.parametrize("image", IMAGES or [None], ids=lambda i: repr(Badge(*i)) if i else "none")
+def test_the_bundle_folder_copied_onto_a_fresh_drive_plays_on_the_badge(tmp_path, unzipped, image):
     from test_pybadge_emulator import WHY, Run
 
     if WHY:
         pytest.skip(WHY)
-    folder = unzipped / "Sultan" / bundle.folder(9)
+    badge = Badge(*image)
+    folder = unzipped / "Sultan" / bundle.folder(badge.version[0])
     drive = tmp_path / "CIRCUITPY"
     shutil.copytree(folder, drive)
     assert same_tree(folder, drive)
-    run = Run(tmp_path, str(drive), "--keys", " ".join(KEYS), "--no-shots").ok()
+    run = Run(tmp_path, badge, str(drive), "--keys", " ".join(KEYS), "--no-shots").ok()
     ready = run.report["ready"][0]["text"]
-    m = re.match(r"SULTAN READY board=pybadge deal=\d+ mem_free=(\d+) version=(\S+) save=0$", ready)
+    m = re.match(r"SULTAN READY board=%s deal=\d+ mem_free=(\d+) version=(\S+) save=0$" % badge.board, ready)
     assert m and m.group(2) == sultan.__version__ and int(m.group(1)) > 20000, ready
     texts = [ln["text"] for ln in run.report["lines"]]
     played = [t.split()[1] for t in texts if t.startswith("SULTAN key=")]
     assert played == ["key=" + k for k in KEYS], texts[-10:]
     assert not any("Traceback" in t or "MemoryError" in t for t in texts)
-    print("\npybadge 9.1.1: %s" % ready)
+    print("\n%s: %s" % (badge.label, ready))
