@@ -264,3 +264,183 @@ def test_classes_and_functions_are_small():
     assert LONG_ON_PURPOSE <= over  # still long (else drop them from the list)
     assert {rel for rel, _name in OVER_FOR_NOW} <= {rel for rel, *_x in measured}
     assert len(measured) > 500  # the three trees were read
+
+
+# JavaScript (tools/emulate): the same limit on functions, and one on files, read by a small scanner
+# (names, strings, templates, regular expressions, comments and braces; no JavaScript parser in Python).
+JS_FILE_LINES = 400
+# After these, `/` divides; anywhere else it opens a regular expression.
+_DIVIDES_AFTER = {")", "]", "}"}
+_NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "with"}
+
+
+def js_tokens(text):
+    """[(token, line)] of JavaScript source: names, numbers and punctuation; strings, templates and regular
+    expressions each become one token ("S", "/"); comments none."""
+    out, i, line, n = [], 0, 1, len(text)
+    if text.startswith("#!"):  # a script's first line: not JavaScript
+        i = text.find("\n")
+    braces = []  # per open `{`: True when it opened a template's ${...}
+    while i < n:
+        c, tok = text[i], None
+        if c in " \t\r\n":
+            j = i + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i) % (n + 1)  # (-1: the end)
+        elif text.startswith("/*", i):
+            j = text.index("*/", i) + 2
+        elif c in "'\"":
+            j, tok = _quoted_end(text, i), "S"
+        elif c == "`" or (c == "}" and braces and braces[-1]):
+            if c == "}":
+                braces.pop()
+            j, tok = _template_end(text, i), "S"
+            if text[j - 2:j] == "${":
+                braces.append(True)
+        elif c == "/" and not _divides(out):
+            j, tok = _regex_end(text, i), "/"
+        elif c.isalnum() or c in "_$":
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] in "_$"):
+                j += 1
+            tok = text[i:j]
+        else:
+            j = i + (2 if text[i:i + 2] in ("=>", "?.", "??", "==", "!=", "<=", ">=", "&&", "||") else 1)
+            tok = text[i:j]
+            if tok == "{":
+                braces.append(False)
+            elif tok == "}" and braces:
+                braces.pop()
+        if tok is not None:
+            out.append((tok, line))
+        line += text.count("\n", i, j)
+        i = j
+    return out
+
+
+def _divides(out):
+    """Whether a `/` after the tokens ``out`` divides (after a value) rather than opening a regular expression."""
+    last = out[-1][0] if out else "("
+    return last in _DIVIDES_AFTER or ((last[0].isalnum() or last[0] in "_$") and last not in ("return", "typeof"))
+
+
+def _quoted_end(text, i):
+    j = i + 1
+    while text[j] != text[i]:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
+def _template_end(text, i):
+    """The end of a template's text from ``i`` (its opening backquote, or the `}` of a ${...}): after the
+    closing backquote, or after the next ${."""
+    j = i + 1
+    while text[j] != "`" and not text.startswith("${", j):
+        j += 2 if text[j] == "\\" else 1
+    return j + 1 if text[j] == "`" else j + 2
+
+
+def _regex_end(text, i):
+    j, in_class = i + 1, False
+    while in_class or text[j] != "/":
+        assert text[j] != "\n", "a regular expression runs off its line"
+        if text[j] == "\\":
+            j += 1
+        elif text[j] == "[":
+            in_class = True
+        elif text[j] == "]":
+            in_class = False
+        j += 1
+    j += 1
+    while j < len(text) and text[j].isalpha():
+        j += 1
+    return j
+
+
+def js_functions(text):
+    """[(name, lines)] of every function in JavaScript source (declarations, methods, arrows with a body),
+    nested ones too; a function's lines run from its head to its closing brace."""
+    toks = js_tokens(text)
+    opened = []  # per open `{`: (name, first line) of the function it begins, or None
+    parens = []  # indexes of open `(`
+    match = {}  # index of `)` -> index of its `(`
+    out = []
+    for k, (tok, line) in enumerate(toks):
+        if tok == "(":
+            parens.append(k)
+        elif tok == ")":
+            match[k] = parens.pop()
+        elif tok == "{":
+            opened.append(_function_head(toks, k, match))
+        elif tok == "}" and opened:
+            head = opened.pop()
+            if head is not None:
+                out.append((head[0], line - head[1] + 1))
+    return out
+
+
+def _function_head(toks, k, match):
+    """(name, line) when the `{` at ``k`` opens a function's body, else None."""
+    prev = toks[k - 1][0] if k else ""
+    if prev == "=>":
+        j = k - 2
+        if toks[j][0] == ")":
+            j = match[j]
+        name = toks[j - 2][0] if j >= 2 and toks[j - 1][0] in ("=", ":") else f"<arrow at line {toks[j][1]}>"
+        return name, toks[j][1]
+    if prev != ")":
+        return None
+    j = match[k - 1]
+    before = toks[j - 1][0] if j else ""
+    if before in _NOT_FUNCTIONS or not (before[:1].isalnum() or before[:1] in "_$"):
+        return None
+    if before == "function":
+        return f"<function at line {toks[j - 1][1]}>", toks[j - 1][1]
+    return before, toks[j - 1][1]
+
+
+def js_sources():
+    for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, "tools")):
+        dirnames[:] = [d for d in dirnames if d not in ("__pycache__", "node_modules")]
+        for fn in sorted(filenames):
+            if fn.endswith(".js"):
+                path = os.path.join(dirpath, fn)
+                yield os.path.relpath(path, ROOT).replace(os.sep, "/"), open(path, encoding="utf-8").read()
+
+
+def test_the_javascript_scanner_finds_each_function_and_its_lines():
+    text = """#!/usr/bin/env node
+// a comment { with a brace
+const re = /[}{]\\//g; const half = 4 / 2; /* } */
+function outer(a) {
+  if (a) {
+    return `${a ? `{${a}}` : '}'}`;
+  }
+  const obj = { b: 1, c: () => 2 };
+  const inner = (x) => {
+    return x;
+  };
+  return inner;
+}
+class K {
+  constructor() {
+    this.f = function () {
+      return 1;
+    };
+  }
+  method(y) { for (const z of y) { z(); } }
+}
+"""
+    assert sorted(js_functions(text)) == sorted([
+        ("outer", 10), ("inner", 3), ("constructor", 5), ("<function at line 16>", 3), ("method", 1)])
+    assert js_functions("const s = '{';\nconst t = \"}\";\n") == []
+
+
+def test_javascript_functions_and_files_are_small():
+    files = dict(js_sources())
+    assert "tools/emulate/emulate.js" in files and len(files) >= 10  # the emulator was read
+    over = [(rel, len(text.splitlines())) for rel, text in files.items() if len(text.splitlines()) > JS_FILE_LINES]
+    assert not over, over
+    long = [(rel, name, lines) for rel, text in files.items() for name, lines in js_functions(text)
+            if lines > FUNCTION_LINES]
+    assert not long, long
