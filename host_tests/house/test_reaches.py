@@ -11,6 +11,11 @@ Over every module of ``lib/`` and ``firmware/``:
   the display, digitalio's pins have properties for an API (``tg.hidden = True``), in the few
   modules that drive them (``PLATFORM``).
 
+On the host (``host/`` and ``tools/``) no module reaches a library's private parts -- a private
+module imported, another object's private name read or written, a library class's private method
+overridden or its private field used by a subclass -- outside its one adapter module (``ADAPTERS``),
+which has a test of its own that fails the day the library changes under it.
+
 ``python host_tests/house/test_reaches.py`` prints every reach found and their count.
 """
 
@@ -19,7 +24,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))  # the repository
 TOPS = (os.path.join(ROOT, "lib"), os.path.join(ROOT, "firmware"))
 
 # Properties of the platform's objects (displayio, digitalio) written where they are driven:
@@ -125,6 +130,7 @@ def found():
 
 
 def test_no_module_reaches_into_another_objects_state():
+    assert {"sultan/app.py", "code.py"} <= {rel for rel, _path in modules()}  # the walk sees the device code
     bad = found()
     assert not bad, "%d reaches:\n" % len(bad) + "\n".join(bad)
 
@@ -150,7 +156,132 @@ def test_the_check_sees_a_reach():
     assert reaches("sultan/ui/widgets.py", "def place(obj):\n    obj.hidden = True\n") == []
 
 
+# ------------------------------------------------------------------ the host
+HOST_TOPS = ("host", "tools")
+OURS = ("sultan", "sultan_host", "samd51", "host_shim")  # ours: their private names are ours to share
+# The one module a library's private parts may be used in: {path: the library}.
+ADAPTERS = {"host/sultan_host/desktop/blinka_adapter.py": "adafruit-blinka-displayio"}
+# Private by name only: documented API (os._exit: exit without cleanup, in a child or a signal handler).
+DOCUMENTED = {"_exit"}
+HOST_DELIBERATE = {
+    # the C module signal wraps: importing signal costs enum's import before the early handler is set
+    ("host/sultan_host/stop.py", "imports _signal"),
+    # Unicorn's hook table and exception hook: the SAMD51 machine's, left to its own rework
+    ("host/samd51/bus.py", "reads uc._uch"),
+    ("host/samd51/bus.py", "writes uc._hook_exception"),
+    ("host/samd51/native.py", "reads uc._uch"),
+}
+
+
+def host_reaches(text):
+    """[(line, what)] of a host module's reaches into a library's private parts."""
+    tree = ast.parse(text)
+    origin = {}  # a name bound by an import -> whether it is ours
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                origin[(a.asname or a.name).split(".")[0]] = a.name.split(".")[0] in OURS
+                if any(private(p) for p in a.name.split(".")):
+                    out.append((node.lineno, "imports " + a.name))
+        elif isinstance(node, ast.ImportFrom):
+            mine = node.level > 0 or (node.module or "").split(".")[0] in OURS
+            for a in node.names:
+                origin[a.asname or a.name] = mine
+                if private(a.name) and not mine:
+                    out.append((node.lineno, "imports %s.%s" % (node.module, a.name)))
+            if not mine and any(private(p) for p in node.module.split(".")):
+                out.append((node.lineno, "imports " + node.module))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and private(node.attr) and node.attr not in DOCUMENTED:
+            obj = node.value
+            if not (isinstance(obj, ast.Name) and (obj.id in ("self", "cls") or origin.get(obj.id))):
+                verb = "reads " if isinstance(node.ctx, ast.Load) else "writes "
+                out.append((node.lineno, verb + ast.unparse(node)))
+        elif isinstance(node, ast.ClassDef) and any(origin.get(root(b), True) is False for b in node.bases):
+            out += _subclass_reaches(node)
+    return sorted(set(out))
+
+
+def _subclass_reaches(cls):
+    """A library class's subclass: the private methods it overrides, its base's private fields it uses."""
+    own = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for n in ast.walk(cls):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+            n, (ast.AugAssign, ast.AnnAssign)) else []
+        own |= {t.attr for t in targets if isinstance(t, ast.Attribute) and root(t) == "self"}
+    out = [(f.lineno, "overrides %s.%s" % (cls.name, f.name)) for f in cls.body
+           if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and private(f.name)]
+    for n in ast.walk(cls):
+        if (isinstance(n, ast.Attribute) and private(n.attr) and isinstance(n.value, ast.Name)
+                and n.value.id == "self" and n.attr not in own):
+            out.append((n.lineno, "uses %s's self.%s" % (cls.name, n.attr)))
+    return out
+
+
+def host_found():
+    """["path:line: what"] of the host's reaches, and the adapters (none of theirs are counted)."""
+    out = []
+    for top in HOST_TOPS:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "node_modules"))
+            for fn in sorted(filenames):
+                if fn.endswith(".py"):
+                    path = os.path.join(dirpath, fn)
+                    rel = os.path.relpath(path, ROOT).replace(os.sep, "/")
+                    if rel in ADAPTERS:
+                        continue
+                    with open(path, encoding="utf-8") as f:
+                        text = f.read()
+                    out += ["%s:%d: %s" % (rel, line, what) for line, what in host_reaches(text)
+                            if (rel, what) not in HOST_DELIBERATE]
+    return out
+
+
+def test_no_host_module_reaches_a_librarys_private_parts_outside_its_adapter():
+    bad = host_found()
+    assert not bad, "%d reaches (a library's private parts go in its adapter):\n" % len(bad) + "\n".join(bad)
+
+
+def test_each_adapter_reaches_its_library_and_has_a_test():
+    """An adapter still holds the private reaches (else it is no longer needed), and a test imports it."""
+    tests = os.path.join(ROOT, "host_tests")
+    for rel in ADAPTERS:
+        path = os.path.join(ROOT, rel)
+        assert host_reaches(open(path, encoding="utf-8").read()), rel
+        module = rel[len("host/"):-3].replace("/", ".")
+        users = [fn for dirpath, _d, files in os.walk(tests) for fn in files
+                 if fn.startswith("test_") and fn.endswith(".py")
+                 and "from %s import" % module in open(os.path.join(dirpath, fn), encoding="utf-8").read()]
+        assert users, "no test imports " + module
+
+
+def test_the_host_check_sees_a_reach():
+    text = (
+        "import _signal\n"
+        "import os\n"
+        "from displayio._area import Area\n"
+        "from busdisplay import BusDisplay\n"
+        "from sultan import forget\n"
+        "from .periph import Peripheral\n"
+        "class D(BusDisplay):\n"
+        "    def _refresh_area(self, area):\n"  # a library's private method overridden
+        "        self._mine = 1\n"
+        "        return self._core, self._mine\n"  # its private field used
+        "class P(Peripheral):\n"
+        "    def _bits(self):\n"  # our own base: allowed
+        "        return self._base\n"
+        "def f(bmp, layer):\n"
+        "    layer._needs_refresh = False\n"
+        "    os._exit(bmp._stride)\n"  # os._exit is documented
+    )
+    got = [what for _line, what in host_reaches(text)]
+    assert got == ["imports _signal", "imports displayio._area", "overrides D._refresh_area",
+                   "uses D's self._core", "writes layer._needs_refresh", "reads bmp._stride"]
+
+
 if __name__ == "__main__":
+    print("\n".join(host_found()))
     bad = found()
     print("\n".join(bad))
     print("%d reaches" % len(bad))
