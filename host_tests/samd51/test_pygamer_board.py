@@ -167,3 +167,24 @@ def test_the_pygamer_profile_turns_the_stick_into_direction_keys_on_the_firmware
         mcu.run(until_ns=mcu.now_ns() + 150_000_000)
         got = [line for line in console.text.splitlines() if line.startswith("EVENT")][before:]
         assert got == ([want] if want else []), (want, got)
+
+
+@needs_uf2
+def test_the_pygamer_image_boots_to_its_repl_on_its_own_board(tmp_path):
+    mcu = Mcu(board=boards.load("pygamer"))
+    mcu.load_uf2(UF2)
+    mcu.board.load_flash(fatimage.flash_image(str(tmp_path), flash_size=FLASH_8MB))   # no code.py
+    console = Console(mcu)
+    mcu.reset()
+    while not console.host.is_open() and mcu.now_ns() < 6_000_000_000:
+        mcu.run(until_ns=mcu.now_ns() + 50_000_000)
+    mcu.run(until_ns=mcu.now_ns() + 300_000_000)
+    console.host.write(b"\r")
+    mcu.run(until_ns=mcu.now_ns() + 300_000_000)
+    console.host.write(b"import board, microcontroller; print(board.board_id, microcontroller.cpu.uid)\r")
+    mcu.run(until_ns=mcu.now_ns() + 300_000_000)
+    assert "Adafruit CircuitPython 10.2.1" in console.text
+    assert "Adafruit PyGamer with samd51j19" in console.text
+    assert "pygamer bytearray(b'TLUS" in console.text                 # the Mcu's made-up serial number
+    assert mcu.board.flash.counts["jedec_id"] >= 1                    # found by its JEDEC id: the GD25Q64C
+    assert not [key for key in mcu.unmodelled_seen if key[0] in ("QSPI", "ADC0", "ADC1", "SERCOM4")]
