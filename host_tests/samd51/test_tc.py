@@ -8,6 +8,8 @@ from samd51.periph import dac as A
 from samd51.periph import dmac as D
 from samd51.periph import evsys as E
 from samd51.periph import tc as T
+from samd51.periph import tcc as C
+from samd51.periph.gclk import Gclk
 from samd51.periph.port import PINCFG, PINCFG_PMUXEN, PMUX
 from test_sercom import RAM, FakeMcu
 
@@ -34,7 +36,14 @@ def pwm_backlight(t, top, duty):
 
 @pytest.fixture
 def mcu():
-    return FakeMcu()
+    """GCLK generator 0 as at reset (DFLL48M) on every TC/TCC channel; a DMAC and EVSYS with nothing on."""
+    mcu = FakeMcu()
+    gclk = mcu.add(Gclk(mcu))
+    for channel in (9, 25, 26, 29, 30, 38):
+        gclk.write(Gclk.PCHCTRL + 4 * channel, 4, 0x40)
+    mcu.add(D.Dmac(mcu, "DMAC", 0x4100A000, (31, 32, 33, 34, 35)))
+    mcu.add(E.Evsys(mcu))
+    return mcu
 
 
 def test_backlight_duty_arrives_at_the_next_overflow(mcu):
@@ -42,7 +51,7 @@ def test_backlight_duty_arrives_at_the_next_overflow(mcu):
     pwm_backlight(t, 2399, 0x8000)
     assert t.duty(1) == 0.0                                  # CC1 still 0: CCBUF waits for UPDATE
     assert t.read(T.STATUS, 1) & (T.STATUS_CCBUFV0 << 1)
-    mcu.advance(2400 * 1000 // 48 + 10)                      # one period at 48 MHz (no GCLK model here)
+    mcu.advance(2400 * 1000 // 48 + 10)                      # one period at 48 MHz (GCLK0 at reset)
     assert t.duty(1) == pytest.approx(1199 / 2400)
     assert not t.read(T.STATUS, 1) & (T.STATUS_CCBUFV0 << 1)
     assert t.read(T.CC + 2, 2) == 1199
@@ -95,20 +104,34 @@ def test_a_long_quiet_run_counts_overflows_without_an_event_each(mcu):
     assert len(mcu.events) <= 1
 
 
+def test_count8_has_per_and_a_tc_without_its_gclk_channel_stands(mcu):
+    t = tc(mcu, "TC0", 0x40003800, 107)
+    t.write(T.CTRLA, 4, T.MODE_COUNT8 << 2)
+    t.write(T.PER, 1, 47)                                    # COUNT8's own period register: 1 us
+    t.write(T.CC + 1, 1, 12)                                 # CC1 is the next byte in COUNT8
+    t.write(T.CTRLA, 4, t.read(T.CTRLA, 4) | T.CTRLA_ENABLE)
+    mcu.advance(10_500)
+    assert t.read(T.COUNT, 1) == 24 and t.overflows == 10 and t.read(T.CC + 1, 1) == 12
+    t.write(T.WAVE, 1, T.NFRQ)                               # a write takes the count up to now (GCLK
+    mcu.peripheral("GCLK").write(Gclk.PCHCTRL + 4 * 9, 4, 0)  # tells no TC); GCLK_TC0_TC1 off: no ticks
+    mcu.advance(1_000_000)
+    assert t.read(T.COUNT, 1) == 24 and t.overflows == 10
+
+
 def test_tcc_npwm_duty_and_lock_update(mcu):
-    t = mcu.add(T.Tcc(mcu, "TCC1", TCC1, tuple(range(92, 97))))
-    t.write(T.TCC_CTRLA, 4, T.CTRLA_SWRST)
-    t.write(T.TCC_WAVE, 4, T.NPWM)
-    t.write(T.TCC_PER, 4, 999)
-    t.write(T.TCC_CTRLA, 4, T.CTRLA_ENABLE)
-    t.write(T.TCC_CTRLBSET, 1, T.CTRLB_LUPD)                 # as set_duty_cycle: lock, write CCBUF, unlock
-    t.write(T.TCC_CCBUF + 4 * 2, 4, 250)
+    t = mcu.add(C.Tcc(mcu, "TCC1", TCC1, tuple(range(92, 97))))
+    t.write(C.CTRLA, 4, T.CTRLA_SWRST)
+    t.write(C.WAVE, 4, T.NPWM)
+    t.write(C.PER, 4, 999)
+    t.write(C.CTRLA, 4, T.CTRLA_ENABLE)
+    t.write(C.CTRLBSET, 1, T.CTRLB_LUPD)                     # as set_duty_cycle: lock, write CCBUF, unlock
+    t.write(C.CCBUF + 4 * 2, 4, 250)
     mcu.advance(30_000)
     assert t.duty(2) == 0.0                                  # locked: no update at the overflows
-    t.write(T.TCC_CTRLBCLR, 1, T.CTRLB_LUPD)
+    t.write(C.CTRLBCLR, 1, T.CTRLB_LUPD)
     mcu.advance(30_000)
     assert t.duty(2) == 0.25 and t.duty(6) == 0.25           # WO6 is channel 6 % 4 = 2
-    assert t.read(T.TCC_SYNCBUSY, 4) == 0 and t.read(T.TCC_STATUS, 4) & (T.TCC_STATUS_CCBUFV0 << 2) == 0
+    assert t.read(C.SYNCBUSY, 4) == 0 and t.read(C.STATUS, 4) & (C.STATUS_CCBUFV0 << 2) == 0
 
 
 # -- audioio: TC5 -> EVSYS -> DAC START0, TC5 OVF -> DMA -> DATABUF0 ---------------------------------------
@@ -187,7 +210,7 @@ def test_audio_stops_cleanly_and_the_timer_goes_quiet(audio):
     assert dac.underruns[0] - u <= 1                         # the first empty START flags it; then quiet
     assert dac.read(A.INTFLAG, 1) & A.INTFLAG_UNDERRUN0
     t.read(T.INTFLAG, 1)
-    assert t.running and t.overflows in (191, 192)           # 12 ms at 16 kHz, counted all the same
+    assert t.counter.running and t.overflows in (191, 192)           # 12 ms at 16 kHz, counted all the same
 
 
 def test_a_dmac_block_event_reaches_an_evsys_interrupt(audio):

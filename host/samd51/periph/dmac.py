@@ -418,6 +418,10 @@ class Dmac(Transfers, Peripheral):
     def waiting(self, trigsrc):
         return self.waiting_channel(trigsrc) is not None
 
+    def listens(self, trigsrc):
+        """A channel is enabled on ``trigsrc`` (waiting, or still fetching its first descriptor)."""
+        return any(c.enabled and c.trigsrc == trigsrc for c in self.ch)
+
     def waiting_channel(self, trigsrc):
         for c in self.ch:
             if c.enabled and c.desc is not None and c.trigsrc == trigsrc and not c.suspended:
