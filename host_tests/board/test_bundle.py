@@ -60,7 +60,7 @@ def test_the_zip_holds_one_top_folder_a_readme_and_a_folder_a_major(zipped):
     assert os.path.basename(zipped[0]) == "sultan-%s.zip" % VERSION
     assert all(n.startswith("Sultan/") for n in files)
     top = sorted({n.split("/")[1] for n in files if n.count("/") >= 1 and n != "Sultan/"})
-    assert top == sorted(["README.txt"] + ["CircuitPython %d.x" % cp for cp in CP_VERSIONS])
+    assert top == sorted(["LICENSE.txt", "README.txt"] + ["CircuitPython %d.x" % cp for cp in CP_VERSIONS])
     for cp in CP_VERSIONS:
         base = "Sultan/CircuitPython %d.x/" % cp
         for rel in ("code.py", "launch.mpy", "profile_pybadge.mpy", "profile_pygamer.mpy",
@@ -75,7 +75,7 @@ def test_the_zip_holds_one_top_folder_a_readme_and_a_folder_a_major(zipped):
 def test_the_zip_is_laid_out_to_give_the_same_bytes(zipped):
     """Fixed times and modes, folders before their files, each folder's files in sorted order."""
     infos, _files = members(zipped[1])
-    assert [i.filename for i in infos[:2]] == ["Sultan/", "Sultan/README.txt"]
+    assert [i.filename for i in infos[:3]] == ["Sultan/", "Sultan/LICENSE.txt", "Sultan/README.txt"]
     for i in infos:
         assert i.date_time == (1980, 1, 1, 0, 0, 0), i.filename
         assert i.create_system == 3
@@ -108,6 +108,29 @@ def test_each_folder_is_the_board_build_of_its_major(zipped, tmp_path):
                 assert files[base + rel][:2] == b"C" + bytes([MPY_VERSION[cp]]), (cp, rel)
         # the device's sultan.__version__ is this one
         assert VERSION.encode() in files[base + "lib/sultan/__init__.mpy"]
+
+
+def test_the_licence_is_mit_in_the_checkout_the_package_the_bundle_and_each_device_file(zipped):
+    """MIT, the CircuitPython ecosystem's: LICENSE, pyproject's ``license``, the bundle's LICENSE.txt, and
+    the SPDX lines atop each file that goes onto a board, as Adafruit's libraries carry them."""
+    import tomllib
+
+    with open(os.path.join(ROOT, "LICENSE"), "rb") as f:
+        licence = f.read()
+    assert licence.startswith(b"MIT License\n") and b"Permission is hereby granted, free of charge" in licence
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        assert tomllib.load(f)["project"]["license"] == {"text": "MIT"}
+    files = members(zipped[1])[1]
+    assert files["Sultan/LICENSE.txt"] == licence
+    assert "MIT (LICENSE.txt)" in files["Sultan/README.txt"].decode("ascii")
+    sources = [os.path.join(d, f) for top in ("firmware", os.path.join("lib", "sultan"))
+               for d, _dirs, names in os.walk(os.path.join(ROOT, top)) for f in names if f.endswith(".py")]
+    assert len(sources) > 40
+    for path in sources:
+        with open(path, encoding="utf-8") as f:
+            head = f.read(200).splitlines()[:2]
+        assert head == ["# SPDX-FileCopyrightText: 2026 the Sultan authors",
+                        "# SPDX-License-Identifier: MIT"], path
 
 
 def test_the_readme_says_how_to_install_play_and_keep_the_save(zipped):

@@ -2,15 +2,16 @@
 
     python -m sultan_host.board.bundle [--out DIR]
 
-The zip holds one top folder, ``Sultan/``: a ``README.txt`` (the boards, how to install, the controls,
-where the save lives) and one folder per CircuitPython major, ``CircuitPython 8.x/``, ``9.x/`` and
-``10.x/``, each what goes onto CIRCUITPY for that major -- the board build of ``sultan_host.board.tree``
-(code.py, launch and the board profiles, ``lib/sultan`` as .mpy with its data) -- and the launcher
-files ``metadata.json`` and ``icon.bmp`` (Fruit Jam OS's convention; the icon is the game's own
-sultan card, read from the sprite sheet).  It is the layout of Adafruit's project bundles.
+The zip holds one top folder, ``Sultan/``: the MIT ``LICENSE.txt``, a ``README.txt`` (the boards, how
+to install, the controls, where the save lives) and one folder per CircuitPython major,
+``CircuitPython 8.x/``, ``9.x/`` and ``10.x/``, each what goes onto CIRCUITPY for that major -- the
+board build of ``sultan_host.board.tree`` (code.py, launch and the board profiles, ``lib/sultan`` as
+.mpy with its data) -- and the launcher files ``metadata.json`` and ``icon.bmp`` (Fruit Jam OS's
+convention; the icon is the game's own sultan card, read from the sprite sheet).  It is the layout of
+Adafruit's project bundles.
 
-The same checkout gives the same bytes: the entries in a fixed order (README.txt, then each major's
-folder, its files sorted), every timestamp 1980-01-01 00:00, files 0644 and folders 0755, deflate at
+The same checkout gives the same bytes: the entries in a fixed order (LICENSE.txt, README.txt, then each
+major's folder, its files sorted), every timestamp 1980-01-01 00:00, files 0644 and folders 0755, deflate at
 level 9 (zlib's output for given input and level: the same on every machine with the same zlib).
 The version is ``__version__`` of the checkout's lib/sultan/__init__.py, read without importing it
 (the package imported may be another checkout's).  The trees are built in build/bundle/.
@@ -146,6 +147,11 @@ line, and so does the serial console's "SULTAN READY ... version=" line.
 
 metadata.json and icon.bmp name and picture the game for launchers that read
 them (Fruit Jam OS's convention); the game itself needs neither.
+
+Licence
+-------
+MIT (LICENSE.txt): copy it, change it, put it on any board, keeping the
+licence with it.
 """
 
 
@@ -231,7 +237,9 @@ def tree_files(tree):
 def entries(version, work=WORK, quiet=True):
     """[(name in the zip, bytes, or None for a folder)] in the zip's order: builds each major's tree
     in ``work``."""
-    out = [(TOP + "/", None), (TOP + "/README.txt", readme(version))]
+    with open(os.path.join(ROOT, "LICENSE"), "rb") as f:
+        licence = f.read()
+    out = [(TOP + "/", None), (TOP + "/LICENSE.txt", licence), (TOP + "/README.txt", readme(version))]
     launcher = [("icon.bmp", icon()), ("metadata.json", metadata())]
     for cp in CP_VERSIONS:
         tree = os.path.join(work, "cp%d" % cp)
