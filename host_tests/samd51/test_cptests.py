@@ -179,3 +179,22 @@ def test_no_tests_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CPTESTS_DIR", str(tmp_path))
     assert cli.main(["--quiet"]) == 2
     assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+# ------------------------------------------------------------------ the Pico's side
+def test_the_picos_console_output_lies_between_start_test_and_code_done():
+    from sultan_host.cptests import pico
+
+    log = (b"\x1b]0;code.py | 10.2.1\x1b\\START TEST\r\nTraceback (most recent call last):\r\n"
+           b'  File "code.py", line 9, in <module>\r\nValueError: bad typecode\r\n'
+           b"\x1b]0;Done | 10.2.1\x1b\\\r\nCode done running.\r\n")
+    out = pico.console_output(log)
+    assert out == (b'Traceback (most recent call last):\r\n  File "<stdin>", line 9, in <module>\r\n'
+                   b"ValueError: bad typecode\r\n")
+    assert pico.console_output(b"START TEST\r\n1\r\n") is None          # never ended
+    ours = {"output": 'Traceback (most recent call last):\n  File "<stdin>", line 9, in <module>\n'
+                      "ValueError: bad typecode\nCRASH"}
+    assert pico.compare(ours, out, b"1\n") == "same"
+    assert pico.compare(ours, b"1\r\n", b"1\n") == "passes"
+    assert pico.compare(ours, b"2\r\n", b"1\n") == "differs"
+    assert pico.compare(ours, None, b"1\n") == "no end"

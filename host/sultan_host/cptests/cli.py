@@ -1,12 +1,13 @@
 """``python -m sultan_host.cptests``: CircuitPython's tests/basics and tests/float on the SAMD51 images.
 
     python -m sultan_host.cptests [--boards pybadge,pygamer] [--cp 10] [--only REGEX] [--out DIR]
-        [--sim-s 60] [--wall-s 120] [--quiet]
+        [--sim-s 60] [--wall-s 120] [--pico] [--quiet]
 
 Every image of the boards in vendor-local/<board>/, oldest first; each test in a fresh copy of the booted
 machine, judged as run-tests.py judges it.  Prints the counts, each failure and crash with why, the
 times; writes DIR/results.json.  A bad argument or no tests: one line, exit 2.  Exit 0 even with failures:
-the figures are the product.
+the figures are the product.  --pico: each test that failed or crashed runs again on the Pico's
+CircuitPython 10 in tools/emulate, and the report says whether it fails the same way there (a build option).
 """
 
 import argparse
@@ -44,6 +45,7 @@ def parse(argv):
     p.add_argument("--out", default=os.path.join(ROOT, "build", "cptests", "results"), help="results' folder")
     p.add_argument("--sim-s", type=_positive, default=runner.SIM_S, help="a test's simulated-time limit")
     p.add_argument("--wall-s", type=_positive, default=runner.WALL_S, help="a test's host-time limit")
+    p.add_argument("--pico", action="store_true", help="run what did not pass on the Pico's 10.x too")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     a = p.parse_args(argv)
     a.boards = tuple(b for b in a.boards.split(",") if b)
@@ -88,9 +90,34 @@ def main(argv=None):
             suite = runner.Suite(image, root, expected, empty, log=log, sim_s=a.sim_s, wall_s=a.wall_s)
             runs.append(suite.run(tests))
             path = report.write(runs, a.out)   # after each image: a long run keeps what it has
+    if a.pico:
+        _on_the_pico(runs, root, expected, log)
+        path = report.write(runs, a.out)
     print("CircuitPython %s tests (%d) in %s, %.0f s in all" % (
         source.TAG, len(tests), root, time.time() - started))
     for line in report.summary_lines(runs):
         print(line)
     print("results: %s" % os.path.relpath(path, ROOT))
     return 0
+
+
+def _on_the_pico(runs, root, expected, log):
+    """Each failed or crashed test once on the Pico; its records get 'pico': same, passes, differs, no end."""
+    from sultan_host.cptests import pico
+
+    fw = pico.firmware()
+    if fw is None:
+        log("--pico: no Pico CircuitPython 10 UF2 and bootrom.js in vendor-local/: not compared")
+        return
+    seen = {}
+    for run in runs:
+        for rec in run["results"]:
+            if rec["kind"] not in ("fail", "crash"):
+                continue
+            test = rec["test"]
+            if test not in seen:
+                skip_if = os.path.join(root, "testlib", "skip_if.py")
+                seen[test] = pico.run(os.path.join(root, test), skip_if, *fw)
+            rec["pico"] = pico.compare(rec, seen[test], expected.of(test))
+            rec["pico_output"] = (seen[test] or b"")[-2000:].decode("utf-8", "replace")
+            log("%s %s on the Pico: %s" % (run["image"], test, rec["pico"]))

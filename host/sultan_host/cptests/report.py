@@ -32,7 +32,8 @@ def summary_lines(runs):
     for run in runs:
         for rec in run["results"]:
             if rec["kind"] in (FAIL, CRASH):
-                lines.append("%s %s %s: %s" % (run["image"], rec["kind"], rec["test"], rec["reason"]))
+                pico = "; on the Pico: %s" % rec["pico"] if "pico" in rec else ""
+                lines.append("%s %s %s: %s%s" % (run["image"], rec["kind"], rec["test"], rec["reason"], pico))
     return lines
 
 
