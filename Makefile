@@ -114,8 +114,9 @@ else
 ##   (COMPARE=1 with DEAL and KEYS: each screenshot against tools/screenshot.py's, in RGB565)
 emulate: emulate-check wokwi $(EMULATE_DEPS)
 	rm -rf build/emulate
+	$(if $(KEYS),$(BIN)/python -m sultan_host.keywords --names pico --keys "$(KEYS)" > build/emulate-steps.json)
 	node tools/emulate/emulate.js --firmware build/wokwi/sultan.uf2 --bootrom "$(RP2040_BOOTROM)" $(if $(SIZE),--window $(SIZE)) \
-	  $(if $(KEYS),--keys "$(KEYS)",--scenario $(or $(SCENARIO),wokwi/scenario.yaml)) --out build/emulate
+	  $(if $(KEYS),--steps build/emulate-steps.json,--scenario $(or $(SCENARIO),wokwi/scenario.yaml)) --out build/emulate
 	$(if $(COMPARE),$(BIN)/python tools/emulate/compare_png.py --shots build/emulate --deal $(DEAL) --size $(or $(SIZE),320x240) --keys "$(KEYS)")
 endif
 
@@ -135,6 +136,8 @@ emulate-check:
 	$(call need_file,RP2040_BOOTROM,RP2040 bootrom (bootrom*.bin or bootrom.js))
 endif
 	@test -z "$(COMPARE)" || test -n "$(DEAL)" -a -n "$(KEYS)" || { echo "usage: make emulate COMPARE=1 DEAL=n KEYS=\"...\" [SIZE=160x128]"; exit 2; }
+	@# (with the system's python: in a fresh clone there is no .venv yet)
+	@test -z "$(COMPARE)" || why=$$(PYTHONPATH=lib:host $(PYTHON) -m sultan_host.board.compare_png --check-keys "$(KEYS)" 2>&1) || { echo "make emulate: $${why#compare_png: }"; exit 2; }
 bench-device-check:
 ifneq ($(BOARDS),pybadge)
 	$(call need_file,BENCH_UF2,CircuitPython 10.x/9.x/8.x UF2 for the Pico)

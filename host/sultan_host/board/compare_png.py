@@ -2,6 +2,7 @@
 
     python tools/emulate/compare_png.py A.png B.png [--diff DIFF.png]
     python tools/emulate/compare_png.py --shots build/emulate --deal 7 --size 160x128 --keys "RIGHT A"
+    python tools/emulate/compare_png.py --check-keys "RIGHT A*2"     (make emulate COMPARE=1, before the run)
 
 (``python -m sultan_host.board.compare_png`` alike; the tests import it.)
 
@@ -126,13 +127,14 @@ def compare_run(folder, deal, size, keys=None, diff_dir=None):
 
 
 def expand(keys):
-    out = []
-    for word in keys.split():
-        m = re.fullmatch(r"([A-Za-z]+)(?:\*(\d{1,4}))?", word)
-        if not m:
-            raise ValueError("bad key %r (bursts and RELOAD take no screenshots to compare)" % word[:40])
-        out += [m.group(1).upper()] * int(m.group(2) or 1)
-    return out
+    """The key names played before each screenshot of a --keys run (NAME*n expanded): one screenshot a key,
+    so every word must be NAME or NAME*n (sultan_host.keywords); ValueError says which word is not, and why."""
+    from sultan_host import keywords
+
+    try:
+        return keywords.presses(keys, bursts=False)
+    except keywords.WordError as e:
+        raise ValueError("COMPARE needs a screenshot a key (NAME or NAME*n): %s" % e) from None
 
 
 def main(argv=None):
@@ -143,7 +145,15 @@ def main(argv=None):
     ap.add_argument("--deal", type=int, help="the deal the emulator ran (SULTAN_DEAL)")
     ap.add_argument("--size", choices=("160x128", "320x240"), help="the emulator's window")
     ap.add_argument("--keys", help="the --keys given to emulate.js (default: read from the shot names)")
+    ap.add_argument("--check-keys", metavar="KEYS",
+                    help="only check, before a run, that KEYS can be compared (exit 2 with the reason if not)")
     args = ap.parse_args(argv)
+    if args.check_keys is not None:
+        try:
+            expand(args.check_keys)
+        except ValueError as e:
+            ap.error(str(e))
+        return 0
     if args.shots is None:
         if len(args.pngs) != 2:
             ap.error("give two PNG files, or --shots DIR --deal N --size WxH")

@@ -9,7 +9,7 @@ checked before anything is drawn (``sultan_host.args.png_out``).
 
 import sys
 
-from sultan_host import scripted
+from sultan_host import keywords, scripted
 from sultan_host.args import Once, Parser, UsageError, clip, deal_number, one_line, png_out, whole
 
 SIZES = ("160x128", "320x240")
@@ -51,7 +51,8 @@ def picture_options(p, kind):
     """--deal, --size, --keys, --scale and --out, for a picture of ``kind`` (PNG or GIF)."""
     p.add_argument("--deal", action=Once, default="1", help="deal number 1..999999999 (default 1)")
     p.add_argument("--size", action=Once, default="160x128", choices=SIZES, help="160x128 or 320x240")
-    p.add_argument("--keys", action=Once, default="", help='key names played first, e.g. "RIGHT A B"')
+    p.add_argument("--keys", action=Once, default="",
+                   help='keys played first, in the emulators\' words: e.g. "RIGHT A B", "START*3", "DOWN*9!"')
     p.add_argument("--scale", action=Once, default="1",
                    help="enlarge the %s 1..8 times (nearest neighbour)" % kind)
     p.add_argument("--out", action=Once, required=True, help="the %s to write" % kind)
@@ -63,9 +64,10 @@ def checked(a, out_check):
     a.scale = whole(a.scale, "--scale", 1, 8)
     out_check(a.out)
     try:
-        a.n_keys = len(scripted.parse_keys(a.keys))
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+        a.keys = keywords.presses(a.keys)  # the emulators' words: NAME, NAME*n and NAME*n! press keys here
+    except keywords.WordError as e:
+        raise UsageError("--keys: %s" % e) from None
+    a.n_keys = len(a.keys)
     return a
 
 
