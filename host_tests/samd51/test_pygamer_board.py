@@ -188,3 +188,45 @@ def test_the_pygamer_image_boots_to_its_repl_on_its_own_board(tmp_path):
     assert "pygamer bytearray(b'TLUS" in console.text                 # the Mcu's made-up serial number
     assert mcu.board.flash.counts["jedec_id"] >= 1                    # found by its JEDEC id: the GD25Q64C
     assert not [key for key in mcu.unmodelled_seen if key[0] in ("QSPI", "ADC0", "ADC1", "SERCOM4")]
+
+
+PARTS_CODE = """import array, audiocore, audioio, board, digitalio, neopixel_write, supervisor, time
+while not supervisor.runtime.serial_connected:
+    time.sleep(0.01)
+time.sleep(0.2)
+pixels = digitalio.DigitalInOut(board.NEOPIXEL)
+pixels.switch_to_output()
+neopixel_write.neopixel_write(pixels, bytes((1, 2, 3) * 4 + (0x40, 0x20, 0x10)))
+board.DISPLAY.brightness = 0.25
+amp = digitalio.DigitalInOut(board.SPEAKER_ENABLE)
+amp.switch_to_output(value=True)
+wave = audiocore.RawSample(array.array("H", [0x1000, 0xF000] * 8), sample_rate=8000)
+audio = audioio.AudioOut(board.SPEAKER)
+audio.play(wave, loop=True)  # a one-shot's end never comes in this machine yet: audio.playing stays True
+time.sleep(0.05)
+audio.stop()
+print("PARTS DONE")
+while True:
+    time.sleep(1)
+"""
+
+
+@needs_uf2
+def test_the_pygamers_pixels_backlight_and_speaker_follow_the_firmware(tmp_path):
+    (tmp_path / "code.py").write_text(PARTS_CODE)
+    mcu = Mcu(board=boards.load("pygamer"))
+    mcu.load_uf2(UF2)
+    mcu.board.load_flash(fatimage.flash_image(str(tmp_path), flash_size=FLASH_8MB))
+    console = Console(mcu)
+    mcu.reset()
+    while "PARTS DONE" not in console.text and mcu.now_ns() < 8_000_000_000:
+        mcu.run(until_ns=mcu.now_ns() + 50_000_000)
+    assert "PARTS DONE" in console.text, console.text[-800:]
+    board = mcu.board
+    board.neopixels.flush()
+    assert board.neopixels.frames[-1]["pixels"] == [[2, 1, 3]] * 4 + [[0x20, 0x40, 0x10]]   # GRB on the wire
+    assert board.backlight() == pytest.approx(0.25, abs=0.01)
+    assert board.speaker_on()
+    codes = {code for _, code in board.speaker_samples()}
+    assert {0x100, 0xF00} <= codes                                     # 16-bit samples, the DAC's 12 bits
+    assert board.display.report()["on"]
