@@ -41,6 +41,21 @@ def test_a_chip_of_the_other_badge_is_refused():
         Mcu(board=boards.load("pybadge")).board.load_flash(bytes(FLASH_8MB))
 
 
+def test_the_cli_refuses_a_flash_image_larger_than_the_boards_chip(tmp_path, capsys):
+    import struct
+
+    from samd51.__main__ import main as cli_main
+
+    uf2 = tmp_path / "one.uf2"      # one UF2 block of main flash at 0x4000
+    header = struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0, 0x4000, 256, 0, 1, 0)
+    uf2.write_bytes(header + b"\xff" * 476 + struct.pack("<I", 0x0AB16F30))
+    big = tmp_path / "big.bin"
+    big.write_bytes(bytes(FLASH_8MB + 1))
+    assert cli_main(["--uf2", str(uf2), "--board", "pygamer", "--flash", str(big), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not fit the GD25Q64C" in err
+
+
 def pygamer_uf2():
     given = os.environ.get("PYGAMER_UF2")
     if given:
