@@ -17,6 +17,7 @@ def load(name):
         if err.name == __name__ + "." + name:
             raise LookupError("no board %r (samd51/boards/%s.py)" % (name, name)) from None
         raise
-    if not hasattr(module, "BOARD"):   # a shared module (badge.py), not a board
+    board = vars(module).get("BOARD")
+    if board is None:   # a shared module (badge.py), not a board
         raise LookupError("no board %r (samd51/boards/%s.py describes none)" % (name, name))
-    return module.BOARD
+    return board

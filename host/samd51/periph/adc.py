@@ -83,6 +83,7 @@ class Adc(Registers):
         self.arefs = {REFSEL_AREFA: None, REFSEL_AREFA + 1: None, REFSEL_AREFA + 2: None}
         self.conversions = 0
         self._logged = set()
+        self._due = None        # the event at the conversion's end
         super().__init__(mcu, name, base, irqs)
 
     def reset(self):
@@ -92,7 +93,7 @@ class Adc(Registers):
         self.result = 0
 
     def _cancel(self):
-        self.mcu.cancel(getattr(self, "_due", None))
+        self.mcu.cancel(self._due)
         self._due = None
         self.busy = False
 
