@@ -1,4 +1,5 @@
-"""The ST7735R TFT controller as seen from its SPI pins, and the 160x128 picture the PyBadge shows.
+"""The ST7735R TFT controller as seen from its SPI pins, and the 160x128 picture a badge shows (the PyBadge
+and the PyGamer fit the same 1.8" panel, and their board.c the same init sequence).
 
 Commands come with D/C low, their parameters and pixels with D/C high. Modelled: SWRESET, SLPIN/SLPOUT,
 NORON, INVOFF/INVON, DISPOFF/DISPON, CASET, RASET, RAMWR (and RAMWR-continue), MADCTL, COLMOD (16- and 18-bit
