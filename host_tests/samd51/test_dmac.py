@@ -4,6 +4,7 @@ interrupts; set up as samd-peripherals' dma.c (shared_dma_transfer) and audio_dm
 import struct
 
 import pytest
+from samd51.periph import Peripheral
 from samd51.periph import dmac as D
 from test_nvmctrl import RAM, FakeMcu
 
@@ -15,11 +16,12 @@ SERCOM1 = 0x40003400
 TX1 = 7  # SERCOM1_DMAC_ID_TX
 
 
-class FakeSpi:
+class FakeSpi(Peripheral):
     """A SERCOM's DATA register that takes a byte and asks for the next one after a byte time."""
 
     def __init__(self, mcu, byte_ns=333):
-        self.mcu, self.byte_ns, self.sent = mcu, byte_ns, bytearray()
+        super().__init__(mcu, "SERCOM1", SERCOM1)
+        self.byte_ns, self.sent = byte_ns, bytearray()
 
     def read(self, offset, size):
         return 0

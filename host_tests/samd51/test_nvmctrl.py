@@ -63,6 +63,16 @@ class FakeMcu:
     def clear_pending(self, irqn):
         self.pending.discard(irqn)
 
+    @property
+    def bus(self):
+        return self
+
+    def decodes(self, addr):
+        return self.periph_at(addr)[1] is not None
+
+    def owner(self, addr):
+        return self.periph_at(addr)[1]
+
     def periph_at(self, addr):
         for base, size, p in self.mmio:
             if base <= addr < base + size:

@@ -3,7 +3,7 @@ part with the CS and D/C levels of the moment, RXC/BUFOVF, interrupts, DMA throu
 as sercom_dma_write drives it; USART and I2C master enough not to hang.
 
 Also home of FakeMcu, the stand-in for samd51.mcu.Mcu the display tests share (RAM as a bytearray, the real
-PORT, a clock the test moves by hand).
+PORT, GCLK with every SERCOM core on generator 0's 48 MHz, a DMAC, a clock the test moves by hand).
 """
 
 import struct
@@ -11,6 +11,7 @@ import struct
 import pytest
 from samd51.periph import dmac as D
 from samd51.periph import sercom as S
+from samd51.periph.gclk import Gclk
 from samd51.periph.port import DIRSET, OUTCLR, OUTSET, Port, pin_number
 
 RAM = 0x20000000
@@ -26,6 +27,10 @@ class FakeMcu:
         self.periph = {}
         self.mmio = {}            # base -> peripheral, for DMA beats to registers
         self.add(Port(self))
+        gclk = self.add(Gclk(self))
+        for channel in S.GCLK_ID_CORE.values():
+            gclk.write(Gclk.PCHCTRL + 4 * channel, 4, 0x40)
+        self.add(D.Dmac(self, "DMAC", 0x4100A000, (31, 32, 33, 34, 35)))
 
     def add(self, p, base=None):
         self.periph[p.NAME] = p
@@ -81,6 +86,10 @@ class FakeMcu:
     def owner(self, addr):
         return self._owner(addr)[1]
 
+    @staticmethod
+    def decodes(addr):
+        return addr >= 0x40000000
+
     def _owner(self, addr):
         for base, p in self.mmio.items():
             if base <= addr < base + 0x400:
@@ -116,7 +125,7 @@ def gpio_out(mcu, pin, level):
     mcu.port.write(group + (OUTSET if level else OUTCLR), 4, 1 << (n % 32))
 
 
-class Recorder:
+class Recorder(S.SpiPart):
     """A part on the bus: keeps (byte, dc) and answers with the byte it was given, inverted."""
 
     def __init__(self):

@@ -74,6 +74,11 @@ class Peripheral:
     def ahb_write(self, offset, size, value):
         self.unmodelled(AHB_OFFSET + offset, size, "AHB write", value)
 
+    def dma_block(self, offset, data):
+        """A DMA block written to the register at ``offset`` in one call; returns the bytes taken (0: the
+        DMAC goes beat by beat, as for any peripheral that does not pace its own requests)."""
+        return 0
+
     def irq(self, index=0):
         return self.IRQS[index] if self.IRQS else None
 

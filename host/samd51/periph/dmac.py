@@ -175,23 +175,19 @@ class Transfers:
         src_step_1 = btctrl & BTCTRL_SRCINC and not (btctrl & BTCTRL_STEPSEL_SRC and (btctrl >> 13) & 7)
         if not byte_beats or not src_step_1 or btctrl & BTCTRL_DSTINC or c.src >= 0x40000000:
             return 0
-        sink = self.block_sink(c.dst)
-        if sink is None:
+        owner = self.block_sink(c.dst)
+        if owner is None:
             return 0
-        owner, take = sink
-        taken = take(c.dst - owner.BASE, self.mcu.mem_read(c.src, c.beats_left))
+        taken = owner.dma_block(c.dst - owner.BASE, self.mcu.mem_read(c.src, c.beats_left))
         c.src += taken
         c.beats_left -= taken
         return taken
 
     def block_sink(self, addr):
-        """(peripheral, its dma_block) for a register address, or None (kept per address)."""
+        """The peripheral owning a register address, or None for memory (kept per address)."""
         sinks = self.sinks
         if addr not in sinks:
-            bus = getattr(self.mcu, "bus", None)
-            owner = bus.owner(addr) if bus is not None and addr >= 0x40000000 else None
-            take = getattr(owner, "dma_block", None)
-            sinks[addr] = (owner, take) if take is not None else None
+            sinks[addr] = self.mcu.bus.owner(addr) if self.mcu.bus.decodes(addr) else None
         return sinks[addr]
 
     def fetch(self, c, addr):
