@@ -74,11 +74,7 @@ class Histogram:
 
 
 def _usb_host(mcu):
-    try:
-        from .usbhost import UsbHost
-    except Exception as err:  # noqa: BLE001  (the USB model is optional)
-        mcu.log("serial", "no USB host: %s" % err)
-        return None
+    from .usbhost import UsbHost   # only --serial needs it
     return UsbHost(mcu, on_serial=lambda data: mcu.log("serial", repr(bytes(data))[2:-1]))
 
 
