@@ -64,6 +64,7 @@ RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/
 # finds it), CP=10 unless CP is given; the harness takes the newest of that major by version number.
 # PYBADGE_UF2=<file> / PYGAMER_UF2=<file> name an image outright.
 BADGES := pybadge pygamer
+comma := ,
 BADGE_VAR = $(if $(filter pygamer,$(BOARD)),PYGAMER_UF2,PYBADGE_UF2)
 BADGE_CP = $(if $(filter command line environment override,$(origin CP)),$(CP),10)
 BADGE_FOUND = $(wildcard vendor-local/$(BOARD)/adafruit-circuitpython-$(BOARD)-*-$(BADGE_CP).*.uf2)
@@ -139,7 +140,7 @@ endif
 	@# (with the system's python: in a fresh clone there is no .venv yet)
 	@test -z "$(COMPARE)" || why=$$(PYTHONPATH=lib:host $(PYTHON) -m sultan_host.board.compare_png --check-keys "$(KEYS)" 2>&1) || { echo "make emulate: $${why#compare_png: }"; exit 2; }
 bench-device-check:
-ifneq ($(BOARDS),pybadge)
+ifneq ($(if $(BOARDS),$(filter pico,$(subst $(comma), ,$(BOARDS))),pico),)
 	$(call need_file,BENCH_UF2,CircuitPython 10.x/9.x/8.x UF2 for the Pico)
 	$(call need_file,RP2040_BOOTROM,RP2040 bootrom (bootrom*.bin or bootrom.js))
 endif
@@ -153,8 +154,8 @@ endif
 ## written into docs/figures.md with their date and firmware (SOAK:
 ## random keys on each firmware; CUTS: power cuts aimed inside each kind of save, and what each boot showed; WEAR:
 ## the NVM's erases a game at autoplay and at human pace; ONLY: just the animations, the table, CUTS and WEAR, or
-## the idle board's WFI share; the PyBadge's column too, its own 9.1.1 in the samd51 emulator, if vendor-local/pybadge/
-## has it, with its own page of figures (goals, erase window); BOARDS=pybadge: that column alone, and CUTS its cuts)
+## the idle board's WFI share; the badges' columns too, each image in vendor-local/pybadge/ and pygamer/ in the samd51
+## emulator, with their own page of figures (goals, erase window); BOARDS=pybadge,pygamer: those alone, CUTS their cuts)
 BENCH_UF2 ?= $(firstword $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*.uf2))
 bench-device: bench-device-check $(STAMP) $(EMULATE_DEPS)
 	$(BIN)/python -m sultan_host.bench.device $(if $(filter command line,$(origin BENCH_UF2)),--firmware "$(BENCH_UF2)") $(if $(RP2040_BOOTROM),--bootrom "$(RP2040_BOOTROM)") $(if $(DEAL),--deal $(DEAL)) $(if $(SOAK),--soak $(SOAK)) $(if $(CUTS),--cuts $(CUTS)) $(if $(WEAR),--wear $(WEAR)) $(if $(ONLY),--only $(ONLY)) $(if $(BOARDS),--boards $(BOARDS))

@@ -223,7 +223,8 @@ def presses(keys, bursts=True):
         elif button:
             raise WordError("%s is a burst, which takes no screenshots" % word[:40])
         else:
-            raise WordError("%s is no key press (only NAME, NAME*n%s)" % (word[:40], ", NAME*n!" if bursts else ""))
+            raise WordError("%s is no key press (only NAME, NAME*n%s)"
+                            % (word[:40], ", NAME*n!" if bursts else ""))
     return out
 
 

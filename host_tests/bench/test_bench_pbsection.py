@@ -4,20 +4,14 @@ reports are made up here, the host's store is the real one."""
 
 import argparse
 
-import pytest
 from sultan_host.bench.device import main, pbfigures, pbsaves, tables
 
+# a column's config, as bench.device.pybadge.jobs makes it (only the UF2's name is read: the sections name it)
 CONFIG = {"name": "pybadge-9.1.1-160x128", "board": "pybadge", "version": "9.1.1", "size": "160x128",
           "label": "PyBadge CP 9.1.1 160x128", "bare": "pybadge-9.1.1-160x128",
+          "uf2": "vendor-local/pybadge/adafruit-circuitpython-pybadge-en_US-9.1.1.uf2",
           "steps": [("A", "play", None)], "asteps": [("A", "play", None)]}
-
-
-@pytest.fixture(autouse=True)
-def pybadge_uf2(tmp_path, monkeypatch):
-    """A stand-in UF2 (only its name is read): the sections name the firmware, on a machine with none."""
-    uf2 = tmp_path / "adafruit-circuitpython-pybadge-en_US-9.1.1.uf2"
-    uf2.write_bytes(b"")
-    monkeypatch.setenv("PYBADGE_UF2", str(uf2))
+COLUMN = ("pybadge", CONFIG["uf2"])
 
 
 def game(anim):
@@ -106,7 +100,7 @@ def test_the_window_is_the_erase_and_the_pages_of_slot_0s_record():
 
 
 def test_the_pybadge_cuts_come_in_runs_that_start_on_a_fresh_nvm():
-    jobs = pbsaves.cut_jobs("/tmp/x", 23, 1)
+    jobs = pbsaves.cut_jobs("/tmp/x", 23, 1, COLUMN)
     assert [len(j["trials"]) for j in jobs] == [10, 10, 3]
     assert all(j["trials"][0].kind == "first write" for j in jobs)
     assert jobs[2]["trials"][-1].kind == "decided"
@@ -138,7 +132,11 @@ def test_the_pybadge_sections_go_to_a_page_of_their_own_beside_the_figures():
     assert tables.update_figures("", mine, pbfigures.HEAD).startswith("# PyBadge figures\n")
 
 
-def test_the_pybadge_saves_run_only_when_its_column_and_the_saves_are_asked_for():
+def test_the_pybadge_saves_run_only_when_its_column_and_the_saves_are_asked_for(monkeypatch):
+    from sultan_host.bench.device import pybadge
+
+    monkeypatch.setattr(pybadge, "columns", lambda boards: [COLUMN] if "pybadge" in boards else [])
+
     def jobs(**kw):
         a = dict(only=None, boards=["pico", "pybadge"], cuts=0, seed=1, out="/tmp/x", pybadge_asked=False)
         a.update(kw)
@@ -147,4 +145,26 @@ def test_the_pybadge_saves_run_only_when_its_column_and_the_saves_are_asked_for(
     for kw in ({"only": "anim"}, {"only": "table"}, {"only": "idle"}, {"boards": ["pico"]}):
         assert jobs(**kw) == []
     # the cuts need --boards to name the PyBadge: a Pico run's CUTS=210 are the Pico's
-    assert all(j["name"] == "pybadge window" for _f, j in jobs(cuts=20))
+    assert [j["name"] for _f, j in jobs(cuts=20)] == ["pybadge-9.1.1-160x128 window"]
+    asked = [j["name"] for _f, j in jobs(cuts=20, pybadge_asked=True)]
+    assert asked == ["pybadge-9.1.1-160x128 window", "cuts pybadge-9.1.1-160x128 run 0",
+                     "cuts pybadge-9.1.1-160x128 run 1"]
+
+
+def test_each_badge_image_is_a_column_of_the_goals_table_and_the_window():
+    ten = dict(CONFIG, name="pygamer-10.2.1-160x128", board="pygamer", label="PyGamer CP 10.2.1 160x128",
+               uf2="vendor-local/pygamer/adafruit-circuitpython-pygamer-en_US-10.2.1.uf2")
+    games = {n: game(anim) for c in (CONFIG, ten) for n, anim in ((c["name"], None),
+                                                                   (c["name"] + " anim", (11, 20, 250)))}
+    results = {CONFIG["name"]: cells(), ten["name"]: cells(bare_line_ms=300)}
+    lines = pbfigures.section([CONFIG, ten], results, games, "2026-12-06", 7)
+    assert "pybadge-en_US-9.1.1.uf2, adafruit-circuitpython-pygamer-en_US-10.2.1.uf2" in lines[2]
+    assert lines[4] == "| figure | goal | PyBadge CP 9.1.1 160x128 | met | PyGamer CP 10.2.1 160x128 | met |"
+    start = next(ln for ln in lines if ln.startswith("| start-up |"))
+    assert start == "| start-up | <= 1.0 s | 0.80 s | yes | 1.20 s | **no** |"
+    run = {"saves": [{"erase_ms": 50.0, "pages": [51.6 + 1.6 * p for p in range(16)]}]}
+    hour = {"games": 1, "keys": 100, "saves": 2, "pause_s": 60.0, "first": [100, 600]}
+    f = pbsaves.window_figures(run, hour)
+    table = pbsaves.window_lines(None, [("PyBadge 9.1.1", f), ("PyGamer 10.2.1", f)])
+    assert table[0] == "| figure | PyBadge 9.1.1 | PyGamer 10.2.1 |" and table[1] == "|---|---|---|"
+    assert all(ln.count(" | ") == 2 for ln in table[2:])

@@ -15,12 +15,12 @@ import zipfile
 
 import pytest
 import sultan
-from conftest import ROOT
+from clones import clone, make
+from runners import ROOT
 from sultan.ui import keys, sprites
 from sultan_host.board import bundle
 from sultan_host.board.compiler import CP_VERSIONS, MPY_VERSION
 from sultan_host.board.tree import build
-from test_make import clone, make
 
 VERSION = sultan.__version__
 

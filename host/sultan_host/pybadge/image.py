@@ -70,14 +70,17 @@ def missing(board="pybadge", cp=None):
 
 
 def version_of(uf2):
-    """(major, minor, patch) of the CircuitPython in ``uf2``: its banner, else its name's version."""
-    from sultan_host.board.wokwi import uf2_blocks
-
-    with open(uf2, "rb") as f:
-        data = b"".join(p for _a, p in sorted(uf2_blocks(f.read())))
-    m = re.search(rb"Adafruit CircuitPython (\d+)\.(\d+)\.(\d+)", data) or _VERSION.search(uf2)
+    """(major, minor, patch) of the CircuitPython in ``uf2``: its name's (Adafruit's "...-10.2.1.uf2"), else
+    its banner's."""
+    m = _VERSION.search(uf2)
     if m is None:
-        raise ValueError("%s: no CircuitPython version in it or in its name" % uf2)
+        from sultan_host.board.wokwi import uf2_blocks
+
+        with open(uf2, "rb") as f:
+            data = b"".join(p for _a, p in sorted(uf2_blocks(f.read())))
+        m = re.search(rb"Adafruit CircuitPython (\d+)\.(\d+)\.(\d+)", data)
+    if m is None:
+        raise ValueError("%s: no CircuitPython version in its name or in it" % uf2)
     return tuple(int(x) for x in m.groups())
 
 

@@ -29,12 +29,13 @@ and prints only the animations' table.  ``--cuts N`` adds N power cuts aimed ins
 (``sultan_host.bench.powercut``: the first write, a checkpoint, a pass's end, a settings change, a
 lost game's record), spread over the firmwares at 160x128, and one table of what each boot showed.
 
-``--boards``: the PyBadge's column (``pybadge``: its own CircuitPython 9.1.1 in the samd51 emulator,
-``python -m sultan_host.pybadge``) comes after the Pico's, with its own plans for its longer menu (Sound
-and Lights), the same figures, the animations and ``--soak``; by default only when its firmware is here.
-Its figures go into sections of their own (``pbfigures``: against issue 25's goals; ``pbsaves``: the erase
-window a save and its share of a played hour, and, with ``--boards`` naming it, ``--cuts`` aimed at its
-saves), so that a run of the PyBadge alone leaves the Pico's sections as they were.
+``--boards``: the badges' columns (``pybadge``, ``pygamer``: a column each image found, the PyBadge's 9.1.1
+and 10.2.1, the PyGamer's 10.2.1, in the samd51 emulator, ``python -m sultan_host.pybadge``) come after the
+Pico's, with their own plans for their longer menu (Sound and Lights), the same figures, the animations and
+``--soak``; by default those whose firmware is here.  Their figures go into sections of their own
+(``pbfigures``: against issue 25's goals, a column an image; ``pbsaves``: each image's erase window a save and
+its share of a played hour, and, with ``--boards`` naming the board, ``--cuts`` aimed at its saves), so that a
+run of the badges alone leaves the Pico's sections as they were.
 
 ``--wear N`` adds N games at autoplay's pace and at a human's (``sultan_host.bench.wear``): the flash's
 erases a game.  The key plan's table and the animations' go into ``--figures`` (docs/figures.md), each
@@ -45,6 +46,6 @@ speed (about 1/2 to 1/8 of real time) does not change a figure.
 
 Its parts: ``plan`` (the key plans, made on the host by the game's Controller), ``emulator`` (a run of
 tools/emulate), ``tables`` (the tables and docs/figures.md), ``saves`` (the power cuts and the wear),
-``pybadge``, ``pbfigures`` and ``pbsaves`` (the PyBadge's runs and sections), ``main`` (the arguments and
+``pybadge``, ``pbfigures`` and ``pbsaves`` (the badges' runs and sections), ``main`` (the arguments and
 the runs).
 """

@@ -111,7 +111,8 @@ def main(argv=None):
     ap.add_argument("--figures", default=os.path.join(os.path.dirname(tables.FIGURES), pbfigures.PAGE),
                     help="the page the section goes into ('' for none)")
     args = ap.parse_args(argv)
-    if pybadge.missing():
+    column = pybadge.default_column()
+    if column is None or pybadge.missing():
         ap.error(pybadge.missing())
     text = None
     if args.pystone:
@@ -120,7 +121,7 @@ def main(argv=None):
         text = pystone_module(args.pystone)
         if text is None:
             ap.error("--pystone %s: not a Python 3 pystone.py" % args.pystone[:200])
-    data, rc, err, _ = pybadge.run(args.out, "--tree", tree(args.out, text), "--ready-only",
+    data, rc, err, _ = pybadge.run(args.out, column, "--tree", tree(args.out, text), "--ready-only",
                                    "--timeout-s", "900")
     found = figures(ln["text"] for ln in data.get("lines", []))
     if rc != 0 or not found:
@@ -130,7 +131,7 @@ def main(argv=None):
     print("\n".join(rows))
     if args.figures:
         caption = "the [time model](samd51.md#time) against SAMD51s at 120 MHz on CircuitPython 5"
-        lines = tables.section(HEADING, date.today().isoformat(), [pybadge.image.firmware()], caption, rows)
+        lines = tables.section(HEADING, date.today().isoformat(), [column[1]], caption, rows)
         tables.write_figures(args.figures, {HEADING: lines}, head=pbfigures.HEAD)
         print("(written into %s)" % args.figures)
     return 0

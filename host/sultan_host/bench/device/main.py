@@ -52,8 +52,8 @@ def parse_args(argv):
     ap.add_argument("--only", choices=("anim", "table", "saves", "idle"),
                     help="anim: only the animation plan's runs and table; table: only the key plan's table; "
                          "saves: only --cuts and --wear; idle: only the idle board's WFI share")
-    ap.add_argument("--boards", help="pico, pybadge or pico,pybadge (default: the Pico's, and the PyBadge's "
-                                     "own 9.1.1 in the samd51 emulator if its firmware is here)")
+    ap.add_argument("--boards", help="pico, pybadge, pygamer, or a list (default: the Pico's, and each badge "
+                                     "image found, in the samd51 emulator)")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", default="2", help="emulators at once (each takes a core)")
     ap.add_argument("--out", default=DEFAULT_OUT)
@@ -61,11 +61,12 @@ def parse_args(argv):
                     help="the figures file the tables go into (default docs/figures.md; '' for none)")
     args = ap.parse_args(argv)
     args.pybadge_asked = args.boards is not None
-    args.boards = (args.boards or "pico,pybadge").split(",")
-    if not args.boards or any(b not in ("pico", "pybadge") for b in args.boards):
-        ap.error("--boards %.40s: want pico, pybadge or pico,pybadge" % ",".join(args.boards))
-    if "pybadge" in args.boards and args.pybadge_asked and pybadge.missing():
-        ap.error("--boards pybadge: %s" % pybadge.missing())
+    args.boards = (args.boards or "pico,pybadge,pygamer").split(",")
+    if not args.boards or any(b not in ("pico",) + pybadge.BOARDS for b in args.boards):
+        ap.error("--boards %.40s: want pico, pybadge, pygamer or a list of them" % ",".join(args.boards))
+    for board in pybadge.BOARDS:
+        if board in args.boards and args.pybadge_asked and pybadge.missing(board):
+            ap.error("--boards %s: %s" % (board, pybadge.missing(board)))
     if "pico" not in args.boards:
         args.firmwares, args.bootrom = [], None
         return checked(ap, args)
@@ -161,23 +162,24 @@ def print_soaks(args, games):
     return bad
 
 
-def add_pybadge(args, configs, bare_jobs, game_jobs, anim_configs):
-    """The PyBadge's column, its runs added to the jobs (none unless --boards has it, with --only saves,
-    or without its firmware: said in one line); the firmwares the figures name."""
-    if "pybadge" not in args.boards:
-        return args.firmwares
-    why = "--only saves" if args.only == "saves" else pybadge.missing()
+def add_badges(args, configs, bare_jobs, game_jobs, anim_configs):
+    """The badges' columns, one an image found, their runs added to the jobs (none unless --boards names the
+    board, with --only saves, or without its firmware: said in one line); the firmwares the figures name."""
+    columns = pybadge.columns(args.boards)
+    why = "--only saves" if args.only == "saves" else None if columns else "no badge image found"
     if why:
-        print("bench-device: no PyBadge column (%s)" % why, file=sys.stderr)
+        if any(b in args.boards for b in pybadge.BOARDS):
+            print("bench-device: no badge column (%s)" % why, file=sys.stderr)
         return args.firmwares
-    config, bare, jobs = pybadge.jobs(args)
-    if bare is not None:
-        configs.append(config)
-        bare_jobs[config["bare"]] = bare
-    if args.only in (None, "anim"):
-        anim_configs.append(config)
-    game_jobs += jobs
-    return args.firmwares + [pybadge.image.firmware()]
+    for column in columns:
+        config, bare, jobs = pybadge.jobs(args, column)
+        if bare is not None:
+            configs.append(config)
+            bare_jobs[config["bare"]] = bare
+        if args.only in (None, "anim"):
+            anim_configs.append(config)
+        game_jobs += jobs
+    return args.firmwares + [uf2 for _board, uf2 in columns]
 
 
 def figure_sections(args, configs, results, games, anim_configs, steps, date):
@@ -185,7 +187,7 @@ def figure_sections(args, configs, results, games, anim_configs, steps, date):
     the Pico's columns, the PyBadge's own (a section's table is whole, so a run writes only the sections
     of the boards it ran); "_anim_bad": the animation runs' errors."""
     sections = {}
-    pico = [c for c in configs if c.get("board") != "pybadge"]
+    pico = [c for c in configs if c.get("board") not in pybadge.BOARDS]
     if results:
         tables.print_table(configs, results, date, args.deal)
     if pico:
@@ -196,15 +198,14 @@ def figure_sections(args, configs, results, games, anim_configs, steps, date):
     if anim_configs:
         table, sections["_anim_bad"] = tables.anim_table(anim_configs, games, steps)
         tables.print_anims(table, sections["_anim_bad"])
-        pico_anims = [c for c in anim_configs if c.get("board") != "pybadge"]
+        pico_anims = [c for c in anim_configs if c.get("board") not in pybadge.BOARDS]
         if pico_anims:
             sections[tables.ANIM_HEADING] = tables.section(tables.ANIM_HEADING, date, args.firmwares,
                                                            tables.ANIM_CAPTION,
                                                            tables.anim_table(pico_anims, games, steps)[0])
-    for c in configs:
-        if c.get("board") == "pybadge" and c["name"] + " anim" in games:
-            sections[pbfigures.HEADING] = pbfigures.section(c, results[c["name"]], games, date,
-                                                            pybadge.image.firmware(), args.deal)
+    badges = [c for c in configs if c.get("board") in pybadge.BOARDS and c["name"] + " anim" in games]
+    if badges:
+        sections[pbfigures.HEADING] = pbfigures.section(badges, results, games, date, args.deal)
     return sections
 
 
@@ -216,7 +217,7 @@ def main(argv=None):
     configs, bare_jobs, game_jobs = make_jobs(args, keys) if args.only in (None, "table") else ([], {}, [])
     anim_configs, ajobs = anim_jobs(args) if args.only in (None, "anim") else ([], [])
     game_jobs += ajobs
-    add_pybadge(args, configs, bare_jobs, game_jobs, anim_configs)
+    add_badges(args, configs, bare_jobs, game_jobs, anim_configs)
     fws = args.firmwares  # none with --boards pybadge: the cuts and the wear are the Pico's
     cjobs = cut_jobs(fws, args.bootrom, args.out, args.cuts, args.seed) if args.cuts and fws else []
     wjobs = wear_jobs(fws, args.bootrom, args.out, args.wear, args.seed) if args.wear and fws else []
@@ -228,10 +229,9 @@ def main(argv=None):
                                                                 args.jobs), file=sys.stderr)
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        bare_f = {v: pool.submit(pybadge.bare_run if j.get("board") == "pybadge" else bare_run, j)
-                  for v, j in bare_jobs.items()}
-        game_f = {j["name"]: pool.submit(pybadge.game_run if j.get("board") == "pybadge" else game_run, j)
-                  for j in game_jobs}
+        badge = lambda j: j.get("board") in pybadge.BOARDS  # noqa: E731  (a badge's run, not the Pico's)
+        bare_f = {v: pool.submit(pybadge.bare_run if badge(j) else bare_run, j) for v, j in bare_jobs.items()}
+        game_f = {j["name"]: pool.submit(pybadge.game_run if badge(j) else game_run, j) for j in game_jobs}
         cut_f = [(j, pool.submit(cut_run, j)) for j in cjobs]
         wear_f = [(j, pool.submit(wear_run, j)) for j in wjobs]
         bares = {v: f.result() for v, f in bare_f.items()}

@@ -141,16 +141,29 @@ def rows(cells, anims, firsts, travel=None):
     return out
 
 
-def table(cells, anims, firsts, label, travel=None):
-    out = ["| figure | goal | %s | met |" % label, "|---|---|---|---|"]
-    for figure, goal, value, met in rows(cells, anims, firsts, travel):
-        out.append("| %s | %s | %s | %s |" % (figure, goal or "-", value, {True: "yes", False: "**no**",
-                                                                        None: "-"}[met]))
+MET = {True: "yes", False: "**no**", None: "-"}
+
+
+def table(columns):
+    """The goals' table: a figure a row, a value and a met column for each of ``columns``, [(label, rows)]
+    (``rows``' figures in the order they first come; a figure a column lacks is "-")."""
+    out = ["| figure | goal | %s |" % " | ".join("%s | met" % label for label, _rows in columns),
+           "|---|---|" + "---|---|" * len(columns)]
+    order, goals, cells = [], {}, [{} for _ in columns]
+    for n, (_label, rows_) in enumerate(columns):
+        for figure, goal, value, met in rows_:
+            if figure not in goals:
+                order.append(figure)
+                goals[figure] = goal
+            cells[n][figure] = "%s | %s" % (value, MET[met])
+    for figure in order:
+        out.append("| %s | %s | %s |" % (figure, goals[figure] or "-",
+                                         " | ".join(c.get(figure, "- | -") for c in cells)))
     return out
 
 
-def section(config, cells, games, date, firmware, deal):
-    """The ``## PyBadge`` section's lines for the PyBadge ``config``'s results."""
+def column_rows(config, cells, games):
+    """The goals' rows of one badge ``config``'s results (its key plan's and its animation plan's runs)."""
     anims, firsts, travel = {}, {}, {}
     for steps, name in ((config["steps"], config["name"]), (config["asteps"], config["name"] + " anim")):
         for kind, v in tables.anim_lines(games.get(name, {}), steps).items():
@@ -159,5 +172,10 @@ def section(config, cells, games, date, firmware, deal):
             firsts.setdefault(kind, []).extend(v)
         for kind, v in less_travel(steps, games.get(name, {})).items():
             travel.setdefault(kind, []).extend(v)
-    lines = table(cells, anims, firsts, tables.label(config), travel)
-    return tables.section(HEADING, date, [firmware], CAPTION % deal, lines)
+    return rows(cells, anims, firsts, travel)
+
+
+def section(configs, results, games, date, deal):
+    """The ``## PyBadge`` section's lines: a column for each badge config's results."""
+    lines = table([(tables.label(c), column_rows(c, results[c["name"]], games)) for c in configs])
+    return tables.section(HEADING, date, [c["uf2"] for c in configs], CAPTION % deal, lines)

@@ -1,4 +1,4 @@
-"""The PyBadge's saves in the device benchmark: the erase window and aimed power cuts, on its own 9.1.1 in
+"""The badges' saves in the device benchmark: the erase window and aimed power cuts, on each badge image in
 the samd51 emulator, whose NVMCTRL takes the datasheet's typical times (50 ms a block erase, 1.5 ms a page).
 
 **The erase window.**  CircuitPython's SAMD51 port erases the NVM's one 8 KB block on every write and writes
@@ -48,14 +48,16 @@ def human_hour(games=HUMAN_GAMES, seed=1):
             "first": region.first}
 
 
-def window_job(out):
-    return {"name": "pybadge window", "dir": os.path.join(out, "pybadge-window")}
+def window_job(out, column):
+    name = pybadge.name(column)
+    return {"name": name + " window", "column": column, "dir": os.path.join(out, name + "-window")}
 
 
 def window_run(job):
     """The emulator's NVM operations at a few idle writes: each save's erase (ms) and when each page is
     programmed again, counted from the erase's start."""
-    data, rc, err, wall = pybadge.run(job["dir"], "--deal", str(powercut.DEAL), "--keys", WINDOW_WORDS)
+    data, rc, err, wall = pybadge.run(job["dir"], job["column"], "--deal", str(powercut.DEAL), "--keys",
+                                      WINDOW_WORDS)
     if rc != 0:
         return {"error": (data.get("error") or err)[-600:], "wall_s": wall}
     saves = []
@@ -92,26 +94,33 @@ WINDOW_CAPTION = (
     "inside it loses the game and the statistics")
 
 
-def window_lines(f):
-    """The erase window's section body: [markdown line]."""
-    return [
-        "| figure | value |", "|---|---|",
-        "| a save (flash_write) | a %.1f ms erase, %d page writes: %.1f ms |"
-        % (f["erase ms"], f["pages a save"], f["whole write ms"]),
-        "| window a save | %.1f ms (slot 0's record <= 512 bytes), %.1f ms (longer) |"
-        % (f["page 0 back ms"], f["page 1 back ms"]),
-        "| saves a game, human pace | %.1f (%d saves, %d keys, %.0f s) |"
-        % (f["saves a game"], f["host saves"], f["keys"], f["pause s"]),
-        "| saves an hour | %.0f |" % f["saves an hour"],
-        "| window, mean over those saves | %.1f ms (%d of %d over a page) |"
-        % (f["window mean ms"], f["over a page"], f["host saves"]),
-        "| share of a played hour in the window | %.4f %% (%.1f s an hour) |"
-        % (100 * f["share"], f["share"] * 3600),
-    ]
+WINDOW_ROWS = (
+    ("a save (flash_write)", lambda f: "a %.1f ms erase, %d page writes: %.1f ms"
+     % (f["erase ms"], f["pages a save"], f["whole write ms"])),
+    ("window a save", lambda f: "%.1f ms (slot 0's record <= 512 bytes), %.1f ms (longer)"
+     % (f["page 0 back ms"], f["page 1 back ms"])),
+    ("saves a game, human pace", lambda f: "%.1f (%d saves, %d keys, %.0f s)"
+     % (f["saves a game"], f["host saves"], f["keys"], f["pause s"])),
+    ("saves an hour", lambda f: "%.0f" % f["saves an hour"]),
+    ("window, mean over those saves", lambda f: "%.1f ms (%d of %d over a page)"
+     % (f["window mean ms"], f["over a page"], f["host saves"])),
+    ("share of a played hour in the window", lambda f: "%.4f %% (%.1f s an hour)"
+     % (100 * f["share"], f["share"] * 3600)),
+)
+
+
+def window_lines(f, columns=None):
+    """The erase window's section body: [markdown line]; ``columns`` [(label, figures)] for more than one
+    image's figures ``f``."""
+    columns = columns or [("value", f)]
+    out = ["| figure | %s |" % " | ".join(label for label, _f in columns), "|---|" + "---|" * len(columns)]
+    for figure, cell in WINDOW_ROWS:
+        out.append("| %s | %s |" % (figure, " | ".join(cell(f) for _label, f in columns)))
+    return out
 
 
 # ------------------------------------------------------------------ power cuts
-def cut_jobs(out, cuts, seed):
+def cut_jobs(out, cuts, seed, column):
     """Harness runs of aimed cuts (sultan_host.bench.powercut), ``cuts`` in all, up to 10 trials a run:
     the first write into a fresh NVM, then saves.CUT_ORDER, a lost game's record last in every third;
     offsets within a page write (1.5 ms) or the whole write (74 ms: the erase and 16 pages)."""
@@ -124,8 +133,10 @@ def cut_jobs(out, cuts, seed):
         if run % 3 == 2 and n > 1:
             kinds[-1] = "decided"
         s = seed * 1000 + run
-        jobs.append({"name": "cuts pybadge run %d" % run, "version": "pybadge " + pybadge.version(),
-                     "dir": os.path.join(out, "pybadge-cuts", "run%02d" % run), "seed": s,
+        name = pybadge.name(column)
+        jobs.append({"name": "cuts %s run %d" % (name, run), "column": column,
+                     "version": "%s %s" % (column[0], pybadge.version(column)),
+                     "dir": os.path.join(out, name + "-cuts", "run%02d" % run), "seed": s,
                      "trials": powercut.plan(kinds, s, short=1.5, long=74.0, sound=True)})
         left -= n
         run += 1
@@ -175,7 +186,7 @@ def cut_run(job):
         for f in os.listdir(job["dir"]):
             if f.endswith(".png"):
                 os.remove(os.path.join(job["dir"], f))
-    data, rc, err, wall = pybadge.run(job["dir"], "--deal", str(powercut.DEAL), "--keys",
+    data, rc, err, wall = pybadge.run(job["dir"], job["column"], "--deal", str(powercut.DEAL), "--keys",
                                       powercut.words(job["trials"]), "--seed", str(job["seed"]), shots=True)
     if rc != 0:
         return {"error": (data.get("error") or err)[-600:], "wall_s": wall}
@@ -198,13 +209,15 @@ CUTS_CAPTION = ("the samd51 emulator, each aimed within a save's 74 ms or one pa
 
 
 def jobs(args):
-    """[(function, job)]: the erase window's run (with no --only, or --only saves), and ``--cuts`` aimed
-    cuts when --boards names the PyBadge (the Pico's cuts are another run's)."""
-    if args.only not in (None, "saves") or "pybadge" not in args.boards or pybadge.missing():
+    """[(function, job)]: each badge image's erase window run (with no --only, or --only saves), and
+    ``--cuts`` aimed cuts on each when --boards names its board (the Pico's cuts are another run's)."""
+    if args.only not in (None, "saves"):
         return []
-    out = [(window_run, window_job(args.out))]
-    if args.cuts and args.pybadge_asked and "pybadge" in args.boards:
-        out += [(cut_run, j) for j in cut_jobs(args.out, args.cuts, args.seed)]
+    out = []
+    for column in pybadge.columns(args.boards):
+        out.append((window_run, window_job(args.out, column)))
+        if args.cuts and args.pybadge_asked:
+            out += [(cut_run, j) for j in cut_jobs(args.out, args.cuts, args.seed, column)]
     return out
 
 
@@ -214,17 +227,22 @@ def report(results, date):
     from sultan_host.bench.device import saves, tables
 
     sections, bad, not_allowed = {}, 0, 0
-    fw = [pybadge.image.firmware()]
+    windows, hour = [], None
     for job, r in results:
-        if job["name"] == "pybadge window":
+        if job["name"].endswith(" window"):
             if "error" in r:
-                print("ERROR: pybadge window: %s" % r["error"][-300:])
+                print("ERROR: %s: %s" % (job["name"], r["error"][-300:]))
                 bad += 1
                 continue
-            lines = window_lines(window_figures(r, human_hour()))
-            caption = WINDOW_CAPTION % (len(r["saves"]), HUMAN_GAMES)
-            print("\nThe PyBadge's erase window (%s)\n\n%s" % (caption, "\n".join(lines)))
-            sections[WINDOW_HEADING] = tables.section(WINDOW_HEADING, date, fw, caption, lines)
+            hour = hour or human_hour()
+            label = pybadge.image.label(*job["column"])
+            windows.append((job["column"][1], len(r["saves"]), (label, window_figures(r, hour))))
+    if windows:
+        lines = window_lines(None, [w[2] for w in windows])
+        caption = WINDOW_CAPTION % (min(w[1] for w in windows), HUMAN_GAMES)
+        print("\nThe badges' erase window (%s)\n\n%s" % (caption, "\n".join(lines)))
+        fws = [w[0] for w in windows]
+        sections[WINDOW_HEADING] = tables.section(WINDOW_HEADING, date, fws, caption, lines)
     cuts = [(j, r) for j, r in results if j["name"].startswith("cuts ")]
     if cuts:
         lines, not_allowed = saves.cut_table(cuts)
@@ -232,6 +250,7 @@ def report(results, date):
         failed = [j["name"] for j, r in cuts if "error" in r]
         n = sum(1 for _j, r in cuts for t in r.get("trials", []) if t.cut is not None)
         caption = "%d cuts judged in %s" % (n, CUTS_CAPTION)
+        fw = sorted({j["column"][1] for j, _r in cuts})
         sections[CUTS_HEADING] = tables.section(CUTS_HEADING, date, fw, caption, lines)
         bad += len(failed)
     return sections, bad, not_allowed
