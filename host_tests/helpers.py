@@ -1,8 +1,12 @@
-"""Test helpers shared by the engine tests: hand-made orders, state fingerprints, a reference model."""
+"""Test helpers shared by the engine and save tests: hand-made orders, state fingerprints, a reference
+model, two good save slots and a record spoiled."""
 
-from sultan.rules import cards, rng
+from sultan.rules import cards, engine, rng
 from sultan.rules.engine import FOUNDATIONS, Game
-from sultan.saves import record, stats
+from sultan.saves import reader, record, stats
+from sultan.saves.memory import MemoryRegion
+from sultan.saves.store import Store
+from sultan_host.bench.mash import state
 from sultan_host.snapshot import snapshot
 
 C = cards.parse
@@ -154,3 +158,41 @@ def as_format_1(buf, n):
     out[9] = len(out) >> 8
     record.crc_into(out, len(out) - 4, out, len(out) - 4)
     return bytes(out)
+
+
+# ------------------------------------------------- saves: two slots, one of them spoiled
+def slot_next(st):
+    """The slot the next write of two-slot ``st`` goes to: the one not holding the record kept."""
+    return 1 if 0 <= st.last < st.slot_size else 0
+
+
+def two_slots():
+    """(region, older game's state, the newer record's slot offset): two good records."""
+    region = MemoryRegion()
+    st = Store(region, max_pending=10**6)
+    g = Game(deal=21)
+    st.save(g)
+    for _ in range(30):
+        g.step()
+        st.save(g)
+    st.flush()
+    older = state(g)
+    for _ in range(10):
+        g.step()
+        st.save(g)
+    st.flush()
+    assert st.writes == 2 and slot_next(st) == 0  # slot 0: the older record; slot 1: the newest
+    return region, older, state(g)
+
+
+def spoil_last_move(region, offset):
+    """Make the record at ``offset`` end with an illegal play, its CRC made right again."""
+    rec = reader.decode(region.read(offset, 1024))
+    n = rec.log_at + 2 * rec.log_end + 4
+    buf = bytearray(region.read(offset, 1024))
+    at = rec.log_at + 2 * (rec.log_end - 1)
+    buf[at] = engine.A_PLAY
+    buf[at + 1] = 5 << 4 | 7
+    record.crc_into(buf, n - 4, buf, n - 4)
+    assert reader.decode(buf) is not None  # the CRC holds: only the replay can tell
+    region.data[offset:offset + 1024] = buf

@@ -4,8 +4,8 @@ import os
 import subprocess
 import sys
 
-from conftest import ROOT
 from PIL import Image
+from runners import ROOT
 from sultan import app
 from sultan.nostore import NoStore
 from sultan.rules import engine
@@ -83,7 +83,7 @@ class FakeSound:
 
 
 def test_sound_hears_each_outcome_and_updates_every_pass():
-    from test_controller import menu_keys, script_for
+    from play_keys import menu_keys, script_for
 
     deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
     script = [keys.NAMES[k] for k in script_for(deal, 1)]
@@ -267,7 +267,7 @@ print("shows the display", (shown == np.asarray(d.image().resize((320, 256), 0))
 
 def test_whole_deal_through_the_main_loop_matches_autoplay():
     """The event stream (press + release per key) through app.run, screen and all, plays a deal to its end."""
-    from test_controller import script_for
+    from play_keys import script_for
 
     ref = engine.Game(deal=42)
     ref.autoplay()

@@ -1,6 +1,6 @@
 """The store wired into the app loop: resume at power-on, the damage message once, saves on keys."""
 
-from conftest import ROOT
+from runners import ROOT
 from sultan import app
 from sultan.saves.memory import MemoryRegion
 from sultan.saves.store import DAMAGED, DAMAGED_SHORT, Store
@@ -74,7 +74,7 @@ OVER_MODE = 4  # sultan.ui.modes.OVER
 
 def _menu(ctrl_like, item):
     """Key names that open the menu and choose ``item`` on a controller in ``ctrl_like``'s state."""
-    from test_controller import menu_keys
+    from play_keys import menu_keys
 
     return " ".join(keys.NAMES[k] for k in menu_keys(ctrl_like, item)) + " "
 
@@ -161,7 +161,7 @@ def test_new_game_keeps_the_statistics_and_the_page_shows_them(tmp_path):
     from sultan.ui.modes import STATS_PAGE
 
     deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
-    from test_controller import script_for
+    from play_keys import script_for
 
     region = MemoryRegion()
     play = " ".join(keys.NAMES[k] for k in script_for(deal, 1))

@@ -14,11 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import sultan_host.board as bc
-from conftest import run_micropython
+from play_keys import script_for
+from runners import run_micropython
 from sultan.rules import engine, winnable
 from sultan.ui import keys
 from sultan_host.paths import LIB
-from test_controller import script_for
 
 pytestmark = pytest.mark.micropython
 

@@ -17,7 +17,7 @@ import tomllib
 import types
 
 import pytest
-from conftest import ROOT, emulate_deps
+from runners import ROOT, emulate_deps
 
 DIAGRAM = os.path.join(ROOT, "diagram.json")
 SCENARIO = os.path.join(ROOT, "wokwi", "scenario.yaml")
@@ -417,12 +417,12 @@ def test_pybadge_sound_is_made_at_the_first_event_with_the_switches_it_was_given
     assert "SULTAN no sound: DAC in use" in capsys.readouterr().out and isinstance(s.sound, app.Silent)
     # in the game: the menu turns the sound off before any event; the refusal then makes the Sound
     monkeypatch.undo()  # the board's own modules again (the profile module is kept)
+    from play_keys import menu_keys
     from sultan.rules import engine
     from sultan.ui.controller import Controller
     from sultan.ui.menu import M_SOUND
     from sultan_host.desktop.headless import HeadlessDisplay
     from sultan_host.scripted import ScriptedKeys
-    from test_controller import menu_keys
 
     made = []
     monkeypatch.setattr(mod, "sound_now", lambda: made.append(Heard()) or made[-1])

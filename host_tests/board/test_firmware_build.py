@@ -344,7 +344,7 @@ def test_v6_compilers_run_walrus_and_conditions_right(tmp_path):
     import subprocess
     import sys
 
-    from conftest import micropython_binary
+    from runners import micropython_binary
 
     src = tmp_path / "walrus.py"
     src.write_text(WALRUS)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from runners import ROOT
 from sultan_host.snapshot import snapshot
 
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")

@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT
+from runners import ROOT
 from sultan.rules import cards
 from sultan.rules.engine import Game
 from sultan_host.analysis import survey
@@ -322,7 +322,7 @@ def test_a_5000_character_argument_is_not_echoed_whole(capsys, args):
 
 
 def test_resume_falls_back_to_the_older_slot_with_the_message(tmp_path, capsys):
-    from test_save_edges import spoil_last_move, two_slots
+    from helpers import spoil_last_move, two_slots
 
     region, older, _ = two_slots()
     spoil_last_move(region, 1024)

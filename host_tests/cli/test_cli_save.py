@@ -5,8 +5,8 @@ import os
 import subprocess
 import sys
 
-from conftest import ROOT
 from helpers import winning_order
+from runners import ROOT
 from sultan.rules import cards, engine
 from sultan.rules.engine import Game
 from sultan_host.snapshot import snapshot
@@ -148,7 +148,7 @@ def test_an_unreadable_save_is_permission_denied_not_corrupt(tmp_path):
 
 def two_records():
     """A file's bytes with two good records: slot 0 the older game (30 moves), slot 1 the newest (40)."""
-    from test_save_edges import two_slots
+    from helpers import two_slots
 
     region, _, _ = two_slots()
     return bytes(region.data)
@@ -157,8 +157,8 @@ def two_records():
 def test_a_damaged_newer_record_is_said_on_stderr_whatever_the_damage(tmp_path):
     """The older game is resumed, and stderr says the newest was not used: a bad CRC, the file cut short
     (100 or 1,100 bytes), a newest record that does not replay."""
+    from helpers import spoil_last_move
     from sultan.saves.memory import MemoryRegion
-    from test_save_edges import spoil_last_move
 
     whole = two_records()
     crc = bytearray(whole)

@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT
+from runners import ROOT
 
 CLI = os.path.join(ROOT, "tools", "sultan_cli.py")
 ALL = "1-999999999"

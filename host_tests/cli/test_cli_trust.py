@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT
+from runners import ROOT
 from sultan.rules.engine import Game
 from sultan.saves import record
 from sultan.saves.record import SLOT_MAX, VERSION

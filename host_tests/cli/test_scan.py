@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
 from helpers import winning_order
+from runners import ROOT
 from sultan.rules import engine
 from sultan.rules.engine import RULES_CLASSIC, Game
 from sultan_host.analysis import solver as classic_solver

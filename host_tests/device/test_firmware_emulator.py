@@ -13,7 +13,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import emulate_deps
+from runners import emulate_deps
 from sultan_host.board import wokwi as wokwi_image
 
 ROOT = wokwi_image.ROOT

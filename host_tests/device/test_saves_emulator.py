@@ -11,13 +11,13 @@ itself, read out of the flash image, holds the very record the host's store wrot
 import re
 
 import pytest
+from play_keys import Plan
 from sultan.saves.store import Slots, Store
 from sultan.ui.menu import M_RESTART, M_STATS
 from sultan_host.bench.powercut import PicoRegion
 from sultan_host.board import compare_png
 from test_firmware_emulator import FIRMWARES, emulate, image
 from test_firmware_emulator import pytestmark as _needs_firmware
-from test_screen_emulator import Plan
 
 pytestmark = [_needs_firmware, pytest.mark.slow]
 

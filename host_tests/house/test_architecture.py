@@ -14,7 +14,7 @@ import os
 import re
 
 import pytest
-from conftest import ROOT
+from runners import ROOT
 from test_house import imports
 
 PAGE = os.path.join(ROOT, "docs", "architecture.md")

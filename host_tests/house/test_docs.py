@@ -8,7 +8,7 @@ import re
 import subprocess
 
 import pytest
-from conftest import ROOT
+from runners import ROOT
 
 DOCS = os.path.join(ROOT, "docs")
 PAGES = sorted(f for f in os.listdir(DOCS) if f.endswith(".md"))

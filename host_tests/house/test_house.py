@@ -6,7 +6,7 @@ Every import counts, the ones inside functions too (those are the lazy ones the 
 import ast
 import os
 
-from conftest import ROOT
+from runners import ROOT
 from sultan_host.board.sources import HOST_ONLY_MODULES
 from sultan_host.paths import HOST, LIB
 

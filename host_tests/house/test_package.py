@@ -14,8 +14,8 @@ import sys
 import zipfile
 
 import pytest
-from conftest import ROOT
 from PIL import Image
+from runners import ROOT
 from sultan_host.desktop.screenshot import render
 
 PACKAGE_ROOTS = ("lib", "host")  # pyproject.toml's [tool.setuptools.packages.find] where

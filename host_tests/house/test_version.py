@@ -9,7 +9,8 @@ import re
 import tomllib
 
 import sultan
-from conftest import ROOT
+from play_keys import menu_keys
+from runners import ROOT
 from screen_rig import panel_text
 from sultan import app
 from sultan.nostore import NoStore
@@ -20,7 +21,6 @@ from sultan.ui.modes import STATS_PAGE
 from sultan_host import scripted
 from sultan_host.board import bundle
 from sultan_host.desktop.headless import HeadlessDisplay
-from test_controller import menu_keys
 
 VERSION = sultan.__version__
 

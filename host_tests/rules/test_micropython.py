@@ -7,7 +7,7 @@ mpy-cross, as the device runs it, at 64K: the heap and allocation bounds are the
 import json
 
 import pytest
-from conftest import run_micropython
+from runners import run_micropython
 from sultan.rules.engine import RULES_CLASSIC, Game
 
 pytestmark = pytest.mark.micropython

@@ -3,10 +3,10 @@
 import os
 import re
 
-from conftest import ROOT
 from helpers import FULL_PACK, all_cards
 from hypothesis import given
 from hypothesis import strategies as st
+from runners import ROOT
 from sultan.rules import cards, rng
 from sultan.rules.engine import Game
 from sultan_host.snapshot import snapshot

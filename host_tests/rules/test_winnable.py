@@ -3,7 +3,7 @@
 import os
 
 import pytest
-from conftest import LIB, run_micropython
+from runners import LIB, run_micropython
 from sultan.rules import engine, winnable
 from sultan.rules.engine import RULES_CLASSIC, RULES_SEED, Game
 from sultan_host.analysis import solver as classic_solver

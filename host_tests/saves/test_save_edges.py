@@ -2,7 +2,7 @@
 sequence numbers that wrap, and the store's two halves (``Slots`` and ``Store``)."""
 
 import pytest
-from sultan.rules import engine
+from helpers import slot_next, spoil_last_move, two_slots
 from sultan.rules.engine import Game
 from sultan.saves import reader, record
 from sultan.saves.memory import MemoryRegion
@@ -10,11 +10,6 @@ from sultan.saves.nvm import NvmRegion
 from sultan.saves.store import DAMAGED, Slots, Store
 from sultan_host.bench.mash import state
 from sultan_host.filesave import FileRegion, open_store
-
-
-def slot_next(st):
-    """The slot the next write of two-slot ``st`` goes to: the one not holding the record kept."""
-    return 1 if 0 <= st.last < st.slot_size else 0
 
 
 def played(deal, steps):
@@ -70,38 +65,6 @@ def test_a_bad_crc_is_damage():
 
 
 # ------------------------------------------------- a damaged newer slot, an older good one
-
-
-def two_slots():
-    """(region, older game's state, the newer record's slot offset): two good records."""
-    region = MemoryRegion()
-    st = Store(region, max_pending=10**6)
-    g = Game(deal=21)
-    st.save(g)
-    for _ in range(30):
-        g.step()
-        st.save(g)
-    st.flush()
-    older = state(g)
-    for _ in range(10):
-        g.step()
-        st.save(g)
-    st.flush()
-    assert st.writes == 2 and slot_next(st) == 0  # slot 0: the older record; slot 1: the newest
-    return region, older, state(g)
-
-
-def spoil_last_move(region, offset):
-    """Make the record at ``offset`` end with an illegal play, its CRC made right again."""
-    rec = reader.decode(region.read(offset, 1024))
-    n = rec.log_at + 2 * rec.log_end + 4
-    buf = bytearray(region.read(offset, 1024))
-    at = rec.log_at + 2 * (rec.log_end - 1)
-    buf[at] = engine.A_PLAY
-    buf[at + 1] = 5 << 4 | 7
-    record.crc_into(buf, n - 4, buf, n - 4)
-    assert reader.decode(buf) is not None  # the CRC holds: only the replay can tell
-    region.data[offset:offset + 1024] = buf
 
 
 def test_a_newer_slot_that_does_not_replay_gives_way_to_the_older_with_the_message():

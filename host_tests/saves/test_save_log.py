@@ -6,7 +6,7 @@ import random
 import sys
 
 import pytest
-from conftest import run_micropython
+from runners import run_micropython
 from sultan.rules import engine
 from sultan.rules.engine import Game
 from sultan.saves import reader

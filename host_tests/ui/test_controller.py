@@ -1,12 +1,13 @@
 """The controller: whole deals by button presses, navigation, refusals, menu."""
 
 import pytest
+from play_keys import menu_keys, script_for
 from sultan.rules import engine
 from sultan.ui import keys, words
 from sultan.ui.controller import Controller, move
 from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.lines import MENU_TEXT_OFF
-from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES, Menu
+from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES
 from sultan.ui.modes import DEAL, MENU, OVER, PLAY, RULES_PAGE
 from sultan_host.paths import HOST, LIB
 from sultan_host.scripted import route
@@ -19,53 +20,6 @@ DIRS = (keys.RIGHT, keys.LEFT, keys.DOWN, keys.UP)
 def press_all(ctrl, script):
     for k in script:
         ctrl.press(k)
-
-
-def menu_keys(ctrl, item, up=False):
-    """Keys that open the menu (it opens where it was left) and choose ``item`` (an M_* number) by
-    its place in ``ctrl.menu.items``, walking down (or ``up``, wrapping round the top)."""
-    m = ctrl.menu or Menu(ctrl.has_sound)  # (a menu never opened opens as a new one)
-    n = len(m.items)
-    at = m.at(item)
-    assert at >= 0, words.menu_items()[item]
-    down = (at - m.index) % n
-    walk = [keys.UP] * ((n - down) % n) if up else [keys.DOWN] * down
-    return [keys.SELECT] + walk + [keys.A]
-
-
-def script_for(deal, style=0):
-    """Button presses that play ``deal`` the way the canonical policy does.
-
-    style 0: select + walk to the foundation + A; style 1: double-A; style 2 mixes,
-    and turns the stock with the cursor on it instead of START.
-    """
-    g = engine.Game(deal=deal)
-    cursor = 0
-    out = []
-    n = 0
-    while True:
-        h = g.hint()
-        k = engine.hint_kind(h)
-        if not h:
-            break
-        if k == engine.A_PLAY:
-            p = engine.hint_place(h)
-            f = F0 + engine.hint_foundation(h)
-            out += route(cursor, p) + [keys.A]
-            if style == 1 or (style == 2 and n % 2):
-                out.append(keys.A)
-                cursor = p
-            else:
-                out += route(p, f) + [keys.A]
-                cursor = f
-        elif k == engine.A_TURN and not (style == 2 and n % 3 == 0):
-            out.append(keys.START)
-        else:
-            out += route(cursor, STOCK) + [keys.A]
-            cursor = STOCK
-        g.step()
-        n += 1
-    return out
 
 
 @pytest.mark.parametrize("deal,style", [(1, 0), (7, 1), (42, 2), (123456789, 2)])

@@ -4,6 +4,7 @@ named in the message line (a refusal, a hint) and the cards that travel (the cas
 both sizes and in both languages; the ranks keep their red and black."""
 
 import pytest
+from play_keys import menu_keys
 from screen_rig import Rig
 from sultan.rules import engine
 from sultan.saves import record, stats
@@ -18,7 +19,6 @@ from sultan.ui.switches import S_RUSSIAN
 from sultan_host import scripted
 from sultan_host.desktop import sheets
 from sultan_host.desktop.headless import rgb565
-from test_controller import menu_keys
 
 SIZES = ("160x128", "320x240")
 RED, BLACK = sprites.COLORS[sprites.RED], sprites.COLORS[sprites.INK]

@@ -288,8 +288,8 @@ def test_every_animation_ends_on_the_frame_its_key_gives_with_motion_off(size):
     and autoplay's step, the hint's card, a player's move, the restart's deal) played with motion
     on and off: after each key the same picture, but where the menu is up (its "Motion: on/off"
     line)."""
+    from play_keys import screens_plan
     from sultan.ui.modes import MENU
-    from test_screen_emulator import screens_plan
 
     plan = screens_plan()
     names = [w.split("*")[0] for w in plan.words]

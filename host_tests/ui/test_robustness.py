@@ -7,7 +7,7 @@ heap measures the compiler, not the game.
 
 
 import pytest
-from conftest import run_micropython
+from runners import run_micropython
 from sultan.rules.engine import Game
 from sultan.saves.memory import MemoryRegion
 from sultan.saves.store import Store

@@ -15,6 +15,7 @@ import os
 
 import numpy as np
 import pytest
+from play_keys import menu_keys, script_for
 from screen_rig import (
     Rig,
     changed_mask,
@@ -35,7 +36,6 @@ from sultan.ui.menu import M_CHOOSE, M_HINT, M_RULES
 from sultan.ui.modes import OVER, PLAY, RULES_PAGE, STATS_PAGE
 from sultan_host.desktop import font, sheets
 from sultan_host.scripted import route
-from test_controller import menu_keys, script_for
 
 SIZES = ("160x128", "320x240")
 

@@ -4,7 +4,7 @@ import sys
 import time
 
 import pytest
-from conftest import run_micropython
+from runners import run_micropython
 from sultan.ui import sound
 from sultan.ui.sound import Sound
 

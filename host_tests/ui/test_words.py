@@ -6,7 +6,7 @@ import os
 import re
 
 import pytest
-from conftest import run_micropython
+from runners import run_micropython
 from sultan.rules import engine
 from sultan.ui import keys, lines, menu, pages, words
 from sultan.ui import modes as modes_module
@@ -243,7 +243,7 @@ def test_the_longest_string_of_each_kind_fits(lang):
 
 
 def test_the_menu_switches_the_language_and_every_word_follows():
-    from test_controller import menu_keys
+    from play_keys import menu_keys
 
     g = engine.Game(deal=7)
     ctrl = Controller(g, sound=True)
@@ -271,7 +271,7 @@ def test_the_menu_switches_the_language_and_every_word_follows():
 
 
 def test_the_won_panel_and_the_pages_in_russian():
-    from test_controller import script_for
+    from play_keys import script_for
 
     deal = next(d for d in range(1, 400) if engine.Game(deal=d).autoplay() == engine.WON)
     ctrl = Controller(engine.Game(deal=deal), settings=S_RUSSIAN)
@@ -285,13 +285,13 @@ def test_the_won_panel_and_the_pages_in_russian():
 
 
 def test_the_language_is_saved_with_the_other_settings_and_old_saves_read_as_english(tmp_path):
+    from play_keys import menu_keys
     from sultan import app
     from sultan.saves import reader, record
     from sultan.saves.stats import Stats
     from sultan_host import scripted
     from sultan_host.desktop.headless import HeadlessDisplay
     from sultan_host.filesave import open_store
-    from test_controller import menu_keys
 
     path = str(tmp_path / "save.bin")
 
