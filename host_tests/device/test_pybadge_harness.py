@@ -243,8 +243,8 @@ def test_without_firmware_the_cli_says_where_to_put_it(tmp_path):
     (["BOARD=pygamer", "PYGAMER_UF2=Makefile", "COMPARE=1"], 'usage: make emulate COMPARE=1 DEAL=n KEYS='),
 ])
 def test_make_emulate_on_a_badge_says_what_is_missing_before_installing(tmp_path, args, line):
-    """A fresh clone (test_make's copy of the tracked tree, no .venv): one line, exit 2, nothing built."""
-    from test_make import clone
+    """A fresh clone (clones.clone: the tracked tree, no .venv): one line, exit 2, nothing built."""
+    from clones import clone
 
     project = clone(str(tmp_path), venv=False)
     env = {k: v for k, v in os.environ.items()
