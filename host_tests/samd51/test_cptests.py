@@ -198,3 +198,15 @@ def test_the_picos_console_output_lies_between_start_test_and_code_done():
     assert pico.compare(ours, b"1\r\n", b"1\n") == "passes"
     assert pico.compare(ours, b"2\r\n", b"1\n") == "differs"
     assert pico.compare(ours, None, b"1\n") == "no end"
+
+
+def test_the_pico_image_is_chosen_by_major_and_version_numbers(tmp_path):
+    from sultan_host.cptests import pico
+
+    for version in ("9.2.8", "9.10.0", "10.2.1", "8.2.7"):
+        (tmp_path / ("adafruit-circuitpython-raspberry_pi_pico-en_US-%s.uf2" % version)).write_bytes(b"")
+    assert pico.firmware(9, str(tmp_path)) is None                    # no bootrom
+    (tmp_path / "bootrom.js").write_text("")
+    assert os.path.basename(pico.firmware(9, str(tmp_path))[0]).endswith("-9.10.0.uf2")
+    assert os.path.basename(pico.firmware(10, str(tmp_path))[0]).endswith("-10.2.1.uf2")
+    assert pico.firmware(7, str(tmp_path)) is None

@@ -7,7 +7,8 @@ Every image of the boards in vendor-local/<board>/, oldest first; each test in a
 machine, judged as run-tests.py judges it.  Prints the counts, each failure and crash with why, the
 times; writes DIR/results.json.  A bad argument or no tests: one line, exit 2.  Exit 0 even with failures:
 the figures are the product.  --pico: each test that failed or crashed runs again on the Pico's
-CircuitPython 10 in tools/emulate, and the report says whether it fails the same way there (a build option).
+CircuitPython of the same major in tools/emulate, and the report says whether it fails the same way there
+(a build option).
 """
 
 import argparse
@@ -45,7 +46,7 @@ def parse(argv):
     p.add_argument("--out", default=os.path.join(ROOT, "build", "cptests", "results"), help="results' folder")
     p.add_argument("--sim-s", type=_positive, default=runner.SIM_S, help="a test's simulated-time limit")
     p.add_argument("--wall-s", type=_positive, default=runner.WALL_S, help="a test's host-time limit")
-    p.add_argument("--pico", action="store_true", help="run what did not pass on the Pico's 10.x too")
+    p.add_argument("--pico", action="store_true", help="run what did not pass on the Pico's too")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     a = p.parse_args(argv)
     a.boards = tuple(b for b in a.boards.split(",") if b)
@@ -102,22 +103,25 @@ def main(argv=None):
 
 
 def _on_the_pico(runs, root, expected, log):
-    """Each failed or crashed test once on the Pico; its records get 'pico': same, passes, differs, no end."""
+    """Each failed or crashed test on the Pico's CircuitPython of the image's major (once a major); its
+    records get 'pico' (same, passes, differs, no end) and 'pico_uf2'."""
     from sultan_host.cptests import pico
 
-    fw = pico.firmware()
-    if fw is None:
-        log("--pico: no Pico CircuitPython 10 UF2 and bootrom.js in vendor-local/: not compared")
-        return
     seen = {}
+    skip_if = os.path.join(root, "testlib", "skip_if.py")
     for run in runs:
+        major = int(run["image"].split("-")[1].split(".")[0])
+        fw = pico.firmware(major)
+        if fw is None:
+            log("--pico: no Pico CircuitPython %d UF2 and bootrom.js in vendor-local/" % major)
+            continue
         for rec in run["results"]:
             if rec["kind"] not in ("fail", "crash"):
                 continue
-            test = rec["test"]
-            if test not in seen:
-                skip_if = os.path.join(root, "testlib", "skip_if.py")
-                seen[test] = pico.run(os.path.join(root, test), skip_if, *fw)
-            rec["pico"] = pico.compare(rec, seen[test], expected.of(test))
-            rec["pico_output"] = (seen[test] or b"")[-2000:].decode("utf-8", "replace")
-            log("%s %s on the Pico: %s" % (run["image"], test, rec["pico"]))
+            key = (major, rec["test"])
+            if key not in seen:
+                seen[key] = pico.run(os.path.join(root, rec["test"]), skip_if, *fw)
+            rec["pico"] = pico.compare(rec, seen[key], expected.of(rec["test"]))
+            rec["pico_uf2"] = os.path.basename(fw[0])
+            rec["pico_output"] = (seen[key] or b"")[-2000:].decode("utf-8", "replace")
+            log("%s %s on the Pico's %d.x: %s" % (run["image"], rec["test"], major, rec["pico"]))

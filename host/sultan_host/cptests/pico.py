@@ -1,5 +1,6 @@
-"""One test on the Pico's CircuitPython in tools/emulate, to tell a build option from a fault of the SAMD51
-machine: a test that fails the same way there fails for the firmware's build, not for the machine.
+"""One test on the Pico's CircuitPython (of the same major) in tools/emulate, to tell a build option from a
+fault of the SAMD51 machine: a test that fails the same way there fails for the firmware's build, not for
+the machine.
 
 The test is CIRCUITPY's code.py (testlib's skip_if beside it), after a pause that lets the emulator's USB
 console open, and ``print('START TEST')`` as run-tests.py puts it; the output is what the console shows
@@ -14,7 +15,7 @@ import tempfile
 from sultan_host.board.sources import ROOT
 
 EMULATE = os.path.join(ROOT, "tools", "emulate", "emulate.js")
-PICO_GLOB = re.compile(r"^adafruit-circuitpython-raspberry_pi_pico-en_US-10\.\d+\.\d+\.uf2$")
+PICO_UF2 = re.compile(r"^adafruit-circuitpython-raspberry_pi_pico-en_US-(\d+)\.(\d+)\.(\d+)\.uf2$")
 PREFIX = b"import time;time.sleep(2);print('START TEST')"   # one line: the test's line numbers stay
 SCENARIO = "name: one test\nversion: 1\nsteps:\n  - wait-serial: \"Code done running\"\n"
 ESCAPES = re.compile(rb"\x1b\][^\x1b\x07]*(?:\x1b\\|\x07)|\x1b\[[0-9;]*[A-Za-z]")
@@ -23,13 +24,17 @@ ESCAPES = re.compile(rb"\x1b\][^\x1b\x07]*(?:\x1b\\|\x07)|\x1b\[[0-9;]*[A-Za-z]"
 VENDOR = os.path.join(ROOT, "vendor-local")
 
 
-def firmware(vendor=VENDOR):
-    """(the Pico's CircuitPython 10 UF2, the RP2040 bootrom) in vendor-local/, or None."""
-    names = sorted(n for n in os.listdir(vendor) if PICO_GLOB.match(n)) if os.path.isdir(vendor) else []
+def firmware(major, vendor=VENDOR):
+    """(the Pico's newest CircuitPython ``major``.x UF2, the RP2040 bootrom) in vendor-local/, or None."""
+    found = []
+    for name in os.listdir(vendor) if os.path.isdir(vendor) else ():
+        m = PICO_UF2.match(name)
+        if m and int(m.group(1)) == major:
+            found.append((tuple(int(g) for g in m.groups()), name))
     rom = os.path.join(vendor, "bootrom.js")
-    if not names or not os.path.isfile(rom):
+    if not found or not os.path.isfile(rom):
         return None
-    return os.path.join(vendor, names[-1]), rom
+    return os.path.join(vendor, max(found)[1]), rom
 
 
 def run(test_path, skip_if, uf2, bootrom, timeout_s=600):
