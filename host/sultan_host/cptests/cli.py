@@ -92,7 +92,9 @@ def main(argv=None):
             runs.append(suite.run(tests))
             path = report.write(runs, a.out)   # after each image: a long run keeps what it has
     if a.pico:
-        _on_the_pico(runs, root, expected, log)
+        from sultan_host.cptests import pico
+
+        pico.annotate(runs, root, expected, log)
         path = report.write(runs, a.out)
     print("CircuitPython %s tests (%d) in %s, %.0f s in all" % (
         source.TAG, len(tests), root, time.time() - started))
@@ -101,27 +103,3 @@ def main(argv=None):
     print("results: %s" % os.path.relpath(path, ROOT))
     return 0
 
-
-def _on_the_pico(runs, root, expected, log):
-    """Each failed or crashed test on the Pico's CircuitPython of the image's major (once a major); its
-    records get 'pico' (same, passes, differs, no end) and 'pico_uf2'."""
-    from sultan_host.cptests import pico
-
-    seen = {}
-    skip_if = os.path.join(root, "testlib", "skip_if.py")
-    for run in runs:
-        major = int(run["image"].split("-")[1].split(".")[0])
-        fw = pico.firmware(major)
-        if fw is None:
-            log("--pico: no Pico CircuitPython %d UF2 and bootrom.js in vendor-local/" % major)
-            continue
-        for rec in run["results"]:
-            if rec["kind"] not in ("fail", "crash"):
-                continue
-            key = (major, rec["test"])
-            if key not in seen:
-                seen[key] = pico.run(os.path.join(root, rec["test"]), skip_if, *fw)
-            rec["pico"] = pico.compare(rec, seen[key], expected.of(rec["test"]))
-            rec["pico_uf2"] = os.path.basename(fw[0])
-            rec["pico_output"] = (seen[key] or b"")[-2000:].decode("utf-8", "replace")
-            log("%s %s on the Pico's %d.x: %s" % (run["image"], rec["test"], major, rec["pico"]))

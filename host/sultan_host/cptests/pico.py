@@ -89,3 +89,26 @@ def compare(rec, pico_output, expected):
     if ours.endswith(b"CRASH"):
         ours = ours[:-len(b"CRASH")]
     return "same" if pico == ours else "differs"
+
+
+def annotate(runs, root, expected, log):
+    """Each failed or crashed test on the Pico's CircuitPython of the image's major (once a major); its
+    records get 'pico' (same, passes, differs, no end) and 'pico_uf2'."""
+    seen = {}
+    skip_if = os.path.join(root, "testlib", "skip_if.py")
+    for image in runs:
+        major = int(image["image"].split("-")[1].split(".")[0])
+        fw = firmware(major)
+        if fw is None:
+            log("--pico: no Pico CircuitPython %d UF2 and bootrom.js in vendor-local/" % major)
+            continue
+        for rec in image["results"]:
+            if rec["kind"] not in ("fail", "crash"):
+                continue
+            key = (major, rec["test"])
+            if key not in seen:
+                seen[key] = run(os.path.join(root, rec["test"]), skip_if, *fw)
+            rec["pico"] = compare(rec, seen[key], expected.of(rec["test"]))
+            rec["pico_uf2"] = os.path.basename(fw[0])
+            rec["pico_output"] = (seen[key] or b"")[-2000:].decode("utf-8", "replace")
+            log("%s %s on the Pico's %d.x: %s" % (image["image"], rec["test"], major, rec["pico"]))
