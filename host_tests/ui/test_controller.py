@@ -36,13 +36,8 @@ def test_whole_deal_by_buttons_matches_autoplay(deal, style):
 
 
 def test_won_deal_reaches_won_screen():
-    # Find a deal the canonical policy wins among the first few hundred.
-    for deal in range(1, 400):
-        g = engine.Game(deal=deal)
-        if g.autoplay() == engine.WON:
-            break
-    else:
-        pytest.skip("no won deal found")
+    deal = 111  # the first deal the canonical policy wins
+    assert engine.Game(deal=deal).autoplay() == engine.WON
     ctrl = Controller(engine.Game(deal=deal))
     press_all(ctrl, script_for(deal, 1))
     assert ctrl.game.status() == engine.WON
@@ -225,17 +220,11 @@ def test_rules_page_returns_to_where_it_came_from():
 
 def test_classic_rules_park_by_buttons():
     """Classic rules: select the talon top, then A on an empty divan slot parks it there."""
-    for deal in range(1, 200):
-        g = engine.Game(deal=deal, rules=engine.RULES_CLASSIC)
-        for _ in range(400):
-            h = g.hint()
-            if not h or engine.hint_kind(h) == engine.A_PARK:
-                break
-            g.step()
-        if h and engine.hint_kind(h) == engine.A_PARK:
-            break
-    else:
-        pytest.skip("no park in sight")
+    g = engine.Game(deal=1, rules=engine.RULES_CLASSIC)
+    for _ in range(6):  # deal 1's seventh move is a park
+        g.step()
+    h = g.hint()
+    assert engine.hint_kind(h) == engine.A_PARK
     slot = engine.hint_place(h)
     card = g.card_at(TALON)
     ctrl = Controller(g)
