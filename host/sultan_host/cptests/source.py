@@ -1,7 +1,8 @@
 """Where CircuitPython's tests are: a folder outside git holding the tag's tests/ subfolders.
 
 Looked for, in order: ``CPTESTS_DIR``; the cache build/cptests/<TAG>/; else the cache is filled from
-``CPTESTS_TAR`` or ../shared/cptests/circuitpython-<TAG>-tests.tar (a tar of those subfolders), or from a
+``CPTESTS_TAR`` or ../shared/cptests/circuitpython-<TAG>-tests.tar.gz (a tar, gzipped or not, of
+``git archive <TAG> tests/basics tests/float tests/feature_check tests/testlib/skip_if.py``), or from a
 bare git mirror of adafruit/circuitpython (``CIRCUITPYTHON_GIT``, else ../.mirror/adafruit+circuitpython/repo)
 with ``git archive``.  Nothing is fetched from the network.
 """
@@ -19,7 +20,7 @@ SUITES = ("basics", "float")
 # the feature checks run-tests.py runs first, and testlib's skip_if (imported by some tests)
 SUBDIRS = SUITES + ("feature_check", "testlib")
 CACHE = os.path.join(ROOT, "build", "cptests", TAG)
-SHARED_TAR = os.path.join(os.path.dirname(ROOT), "shared", "cptests", "circuitpython-%s-tests.tar" % TAG)
+SHARED_TAR = os.path.join(os.path.dirname(ROOT), "shared", "cptests", "circuitpython-%s-tests.tar.gz" % TAG)
 MIRROR = os.path.join(os.path.dirname(ROOT), ".mirror", "adafruit+circuitpython", "repo")
 
 
