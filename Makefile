@@ -61,13 +61,14 @@ CP ?= 9
 CIRCUITPYTHON_UF2 ?= $(lastword $(sort $(wildcard vendor-local/adafruit-circuitpython-raspberry_pi_pico-*-$(CP).*.uf2)))
 RP2040_BOOTROM ?= $(firstword $(wildcard vendor-local/bootrom*.bin vendor-local/bootrom*.js))
 # BOARD=pybadge|pygamer: the badge's own CircuitPython in vendor-local/<board>/ (nothing that globs for Pico files
-# finds it), CP=10 unless CP is given; the harness takes the newest of that major by version number.
+# finds it) or ../shared/firmware/<board>/, CP=10 unless CP is given; the harness takes the newest of that major
+# by version number.
 # PYBADGE_UF2=<file> / PYGAMER_UF2=<file> name an image outright.
 BADGES := pybadge pygamer
 comma := ,
 BADGE_VAR = $(if $(filter pygamer,$(BOARD)),PYGAMER_UF2,PYBADGE_UF2)
 BADGE_CP = $(if $(filter command line environment override,$(origin CP)),$(CP),10)
-BADGE_FOUND = $(wildcard vendor-local/$(BOARD)/adafruit-circuitpython-$(BOARD)-*-$(BADGE_CP).*.uf2)
+BADGE_FOUND = $(wildcard $(foreach d,vendor-local ../shared/firmware,$(d)/$(BOARD)/adafruit-circuitpython-$(BOARD)-*-$(BADGE_CP).*.uf2))
 EMULATE_DEPS := tools/emulate/node_modules/.sultan-installed
 .PHONY: build deploy wokwi wokwi-web emulate emulate-deps bench-device bench-cpu cp-tests typecheck wokwi-check emulate-check bench-device-check
 # emulator test options (a settings.toml on the image; see docs/firmware.md):
@@ -130,7 +131,7 @@ wokwi-check:
 ifneq ($(filter $(BADGES),$(BOARD)),)
 emulate-check:
 	@test -z "$($(BADGE_VAR))" -o -f "$($(BADGE_VAR))" || { echo "make emulate: $(BADGE_VAR)=$($(BADGE_VAR)): no such file"; exit 2; }
-	@test -n "$($(BADGE_VAR))$(BADGE_FOUND)" || { echo "make emulate: no CircuitPython $(BADGE_CP).x UF2 for the $(BOARD) in vendor-local/$(BOARD)/: link ../shared/firmware/$(BOARD) there or give $(BADGE_VAR)=<its file>"; exit 2; }
+	@test -n "$($(BADGE_VAR))$(BADGE_FOUND)" || { echo "make emulate: no CircuitPython $(BADGE_CP).x UF2 for the $(BOARD) in vendor-local/$(BOARD)/ or ../shared/firmware/$(BOARD)/: put it there or give $(BADGE_VAR)=<its file>"; exit 2; }
 else
 emulate-check:
 	$(call need_file,CIRCUITPYTHON_UF2,CircuitPython $(CP).x UF2 for the Pico)

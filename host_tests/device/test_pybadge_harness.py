@@ -29,6 +29,7 @@ def vendor(tmp_path, monkeypatch):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_bytes(b"")
     monkeypatch.setattr(image, "VENDOR", str(tmp_path))
+    monkeypatch.setattr(image, "SHARED", str(tmp_path / "shared"))
     for var in image.ENV.values():
         monkeypatch.delenv(var, raising=False)
     return tmp_path
@@ -50,6 +51,13 @@ def test_the_image_is_picked_by_board_and_major_by_version_number(vendor, monkey
     assert name(image.firmware("pybadge", 9)).endswith("10.0.0.uf2")  # named outright: that one
     monkeypatch.setenv("PYBADGE_UF2", str(vendor / "none.uf2"))
     assert image.firmware("pybadge") is None and image.missing("pybadge").startswith("PYBADGE_UF2=")
+    # a fresh clone: ../shared/firmware/<board>/ beside it, read where it is; vendor-local/ goes first
+    shared = vendor / "shared" / "pygamer"
+    shared.mkdir(parents=True)
+    for v in ("10.2.1", "11.0.0"):
+        (shared / ("adafruit-circuitpython-pygamer-en_US-%s.uf2" % v)).write_bytes(b"")
+    assert image.firmware("pygamer") == str(shared / "adafruit-circuitpython-pygamer-en_US-11.0.0.uf2")
+    assert image.firmware("pygamer", 10).startswith(str(vendor / "pygamer"))
 
 
 def test_the_console_strips_the_title_and_finds_ready_and_key_lines():

@@ -1,9 +1,10 @@
 """The badges' firmware and their CIRCUITPY: ``make build CP=<the image's major>``'s tree, with the emulator's
 test options in settings.toml (the Pico image's, sultan_host.board.wokwi.test_settings), laid into the flash.
 
-The firmware is never in git: PYBADGE_UF2= / PYGAMER_UF2=..., else vendor-local/<board>/'s UF2 of the asked
-CircuitPython major, the newest by version number (never by how names sort: "9.1.1" > "10.2.1" as text).
-.ci/run links ../shared/firmware/pybadge and pygamer there.
+The firmware is never in git: PYBADGE_UF2= / PYGAMER_UF2=..., else the UF2 of the asked CircuitPython major
+in vendor-local/<board>/ (.ci/run links ../shared/firmware/<board> there) or, in a fresh clone, in
+../shared/firmware/<board>/ itself: the newest by version number (never by how names sort: "9.1.1" > "10.2.1"
+as text).
 """
 
 import glob
@@ -15,19 +16,22 @@ from sultan_host.board.sources import ROOT
 BOARDS = ("pybadge", "pygamer")
 ENV = {"pybadge": "PYBADGE_UF2", "pygamer": "PYGAMER_UF2"}
 VENDOR = os.path.join(ROOT, "vendor-local")
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "firmware")  # beside the checkout
 NVM_ADDR = 0x7E000  # microcontroller.nvm: the SAMD51J19A's last 8 KB block (CIRCUITPY_INTERNAL_NVM_SIZE)
 NVM_LEN = 8192
 _VERSION = re.compile(r"-(\d+)\.(\d+)\.(\d+)\.uf2$")
 
 
 def found(board="pybadge"):
-    """vendor-local's UF2s for ``board``: [(version tuple, path)], oldest first by version number."""
-    out = []
-    for path in glob.glob(os.path.join(VENDOR, board, "adafruit-circuitpython-%s-*.uf2" % board)):
-        m = _VERSION.search(path)
-        if m:
-            out.append((tuple(int(x) for x in m.groups()), path))
-    return sorted(out)
+    """The UF2s for ``board``: [(version tuple, path)], oldest first by version number; a version in
+    vendor-local/ is taken from there, else from ../shared/firmware/."""
+    out = {}
+    for folder in (SHARED, VENDOR):
+        for path in glob.glob(os.path.join(folder, board, "adafruit-circuitpython-%s-*.uf2" % board)):
+            m = _VERSION.search(path)
+            if m:
+                out[tuple(int(x) for x in m.groups())] = path
+    return sorted(out.items())
 
 
 def firmware(board="pybadge", cp=None):
@@ -60,7 +64,7 @@ def missing(board="pybadge", cp=None):
         if given:
             return "%s=%s: no such file" % (ENV[board], given)
         which = "CircuitPython %d.x" % cp if cp is not None else "CircuitPython"
-        return ("no %s %s UF2 in vendor-local/%s/: link ../shared/firmware/%s there (or set %s)"
+        return ("no %s %s UF2 in vendor-local/%s/ or ../shared/firmware/%s/ (or set %s)"
                 % (board, which, board, board, ENV[board]))
     try:
         import unicorn  # noqa: F401  (the SAMD51 emulator's CPU)
