@@ -217,7 +217,9 @@ amp = digitalio.DigitalInOut(board.SPEAKER_ENABLE)
 amp.switch_to_output(value=True)
 wave = audiocore.RawSample(array.array("H", [0x1000, 0xF000] * 8), sample_rate=8000)
 audio = audioio.AudioOut(board.SPEAKER)
-audio.play(wave, loop=True)  # a one-shot's end never comes in this machine yet: audio.playing stays True
+# looped: CircuitPython's SAMD audio_dma ends a one-shot only from the DMA block event's EVSYS
+# interrupt, set up for double-buffered samples alone: a single-buffer RawSample plays for ever
+audio.play(wave, loop=True)
 time.sleep(0.05)
 audio.stop()
 print("PARTS DONE")
