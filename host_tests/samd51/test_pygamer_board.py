@@ -218,7 +218,7 @@ amp.switch_to_output(value=True)
 wave = audiocore.RawSample(array.array("H", [0x1000, 0xF000] * 8), sample_rate=8000)
 audio = audioio.AudioOut(board.SPEAKER)
 # looped: CircuitPython's SAMD audio_dma ends a one-shot only from the DMA block event's EVSYS
-# interrupt, set up for double-buffered samples alone: a single-buffer RawSample plays for ever
+# interrupt, set up for double-buffered samples alone: a single-buffer one-shot stays "playing"
 audio.play(wave, loop=True)
 time.sleep(0.05)
 audio.stop()
