@@ -377,7 +377,7 @@ def test_the_dmac_moves_a_chain_as_blocks_with_what_beat_by_beat_gives():
         d.write(D.WRBADDR, 4, WRB)
         d.write(D.CTRL, 2, D.CTRL_DMAENABLE | (1 << 8))
         if not blocks:
-            d.block_sink = lambda addr: None
+            d.transfers.block_sink = lambda addr: None
         s = spi(m)
         part = Recorder()
         s.attach(part, cs="PB07", dc="PB05")
@@ -396,7 +396,7 @@ def test_the_dmac_moves_a_chain_as_blocks_with_what_beat_by_beat_gives():
         m.advance(200_000)
         runs.append((part.got, s.wire.last_start, s.wire.last_end, s.bytes_out, early,
                      d.read(D.CHANNEL + D.CHINTFLAG, 1), s.read(S.INTFLAG, 1), s.read(S.STATUS, 2),
-                     d.stats["beats"], d.stats["blocks"], d.stats["block_moves"] > 0))
+                     d.report()["beats"], d.report()["blocks"], d.report()["block_moves"] > 0))
     beat, block = runs
     assert beat[1:3] == pytest.approx(block[1:3])     # wire times (float sums in another order)
     assert beat[:1] + beat[3:-1] == block[:1] + block[3:-1]

@@ -16,10 +16,14 @@ inputs.  Event outputs: ``on_event(fn)`` hears fn(channel) at the end of a block
 
 import struct
 
-from samd51.periph import Peripheral
+from . import Registers
 
 CTRL = 0x00
 CRCCTRL = 0x02
+CRCDATAIN = 0x04
+CRCCHKSUM = 0x08
+CRCSTATUS = 0x0C
+DBGCTRL = 0x0D
 SWTRIGCTRL = 0x10
 PRICTRL0 = 0x14
 INTPEND = 0x20
@@ -95,7 +99,40 @@ class Channel:
 
 
 class Transfers:
-    """The moving part of the DMAC: trigger actions, beats, descriptor fetch, write-back, block ends."""
+    """The moving part of the DMAC, which it owns: requests, trigger actions, beats, descriptor fetch,
+    write-back, block ends."""
+
+    def __init__(self, dmac):
+        self.dmac = dmac
+        self.mcu = dmac.mcu
+        self.listeners = []
+        self.stats = {"beats": 0, "blocks": 0, "triggers": 0, "held": 0, "block_moves": 0}
+        self.sinks = {}      # register address -> its peripheral, or None for memory
+        self.reset()
+
+    def reset(self):
+        self.held = {}       # trigsrc -> requests that found no channel
+        self.queue = []      # triggers that arrived during a beat, served after it
+        self.moving = False
+
+    def trigger(self, trigsrc):
+        self.stats["triggers"] += 1
+        self.queue.append(trigsrc)
+        return self.drain()
+
+    def waiting_channel(self, trigsrc):
+        for c in self.dmac.ch:
+            if c.enabled and c.desc is not None and c.trigsrc == trigsrc and not c.suspended:
+                return c
+        return None
+
+    def pending_action(self, c):
+        if c.trigsrc and self.held.pop(c.trigsrc, False) and not c.suspended:
+            self.start_action(c)
+
+    def start_action(self, c):
+        self.queue.append(c)
+        return self.drain()
 
     def drain(self):
         """Serve the queued requests (trigger numbers, or channels for a software trigger) in order.
@@ -114,7 +151,7 @@ class Transfers:
                 if c is None:
                     self.held[item] = True
                     self.stats["held"] += 1
-                elif c.enabled and c.desc is not None and self.ctrl & CTRL_DMAENABLE:
+                elif c.enabled and c.desc is not None and self.dmac.value(CTRL) & CTRL_DMAENABLE:
                     moved += self.action(c)
         finally:
             self.moving = False
@@ -198,7 +235,7 @@ class Transfers:
             c.status |= CHSTATUS_FERR
             c.intflag |= CHINTFLAG_TERR
             c.ctrla &= ~CHCTRLA_ENABLE
-            self.irq_line(c)
+            self.dmac.irq_line(c)
             return
         c.desc = [btctrl, btcnt, src, dst, nxt]
         c.beats_left = btcnt
@@ -211,10 +248,11 @@ class Transfers:
         self.write_back(c)
 
     def write_back(self, c):
-        if self.wrbaddr and c.desc is not None:
+        wrbaddr = self.dmac.value(WRBADDR)
+        if wrbaddr and c.desc is not None:
             d = c.desc
             copy = struct.pack("<HHIII", d[0], c.beats_left, d[2], d[3], d[4])
-            self.mcu.mem_write(self.wrbaddr + 16 * c.n, copy)
+            self.mcu.mem_write(wrbaddr + 16 * c.n, copy)
 
     def block_done(self, c):
         btctrl, nxt = c.desc[0], c.desc[4]
@@ -235,136 +273,164 @@ class Transfers:
             c.status &= ~CHSTATUS_BUSY
         else:
             self.fetch(c, nxt)
-        self.irq_line(c)
+        self.dmac.irq_line(c)
+
+    def begin(self, c):
+        """The first descriptor, fetched a few clocks after ENABLE."""
+        c.starting = None
+        if c.enabled and c.desc is None:
+            self.fetch(c, self.dmac.value(BASEADDR) + 16 * c.n)
+            if c.desc is not None:
+                self.pending_action(c)
 
 
-class Dmac(Transfers, Peripheral):
+
+GLOBAL_REGS = {CTRL: 2, CRCCTRL: 2, CRCDATAIN: 4, CRCCHKSUM: 4, CRCSTATUS: 1, DBGCTRL: 1, SWTRIGCTRL: 4,
+               PRICTRL0: 4, INTPEND: 2, INTSTATUS: 4, BUSYCH: 4, PENDCH: 4, ACTIVE: 4, BASEADDR: 4,
+               WRBADDR: 4}
+CHANNEL_REGS = {CHCTRLA: 4, CHCTRLB: 1, CHPRILVL: 1, CHEVCTRL: 1, CHINTENCLR: 1, CHINTENSET: 1, CHINTFLAG: 1,
+                CHSTATUS: 1}
+
+
+class Dmac(Registers):
     NAME = "DMAC"
     BASE = 0x4100A000
-    SIZE = 0x400
+    SIZE = CHANNEL + 16 * CHANNELS
     IRQS = (31, 32, 33, 34, 35)  # DMAC_0..3: channels 0..3; DMAC_4: channels 4..31
+    REGS = {**GLOBAL_REGS,
+            **{CHANNEL + 16 * n + off: w for n in range(CHANNELS) for off, w in CHANNEL_REGS.items()}}
 
     def __init__(self, mcu, *args, **kw):
-        super().__init__(mcu, *args, **kw)
         self.ch = [Channel(n) for n in range(CHANNELS)]
-        self.listeners = []
-        self.stats = {"beats": 0, "blocks": 0, "triggers": 0, "held": 0, "block_moves": 0}
-        self.sinks = {}      # register address -> (peripheral, dma_block) or None
-        self.reset()
+        self.transfers = None
+        super().__init__(mcu, *args, **kw)
+        self.transfers = Transfers(self)
 
     def reset(self):
         super().reset()
-        self.ctrl = 0
-        self.baseaddr = self.wrbaddr = 0
         self.intpend_id = 0
-        self.held = {}       # trigsrc -> requests that found no channel
-        self.queue = []      # triggers that arrived during a beat, served after it
-        self.moving = False
+        if self.transfers is not None:
+            self.transfers.reset()
         for c in self.ch:
+            if c.starting is not None:
+                self.mcu.cancel(c.starting)
             c.reset()
+
+    # -- what the peripherals ask -------------------------------------------------------------------------
+    def trigger(self, trigsrc):
+        """A peripheral's DMA request (datasheet TRIGSRC numbering); returns the beats moved for it now."""
+        return self.transfers.trigger(trigsrc)
+
+    def untrigger(self, trigsrc):
+        """The peripheral's request went away before a channel served it (e.g. the CPU wrote DATA itself)."""
+        self.transfers.held.pop(trigsrc, None)
+
+    def waiting(self, trigsrc):
+        return self.transfers.waiting_channel(trigsrc) is not None
+
+    def listens(self, trigsrc):
+        """A channel is enabled on ``trigsrc`` (waiting, or still fetching its first descriptor)."""
+        return any(c.enabled and c.trigsrc == trigsrc for c in self.ch)
+
+    @property
+    def moving(self):
+        """A transfer is under way: a register access now is one of its beats."""
+        return self.transfers.moving
 
     def on_event(self, fn):
         """``fn(channel)`` at each block's end (EVSYS takes those of channels with CHEVCTRL.EVOE)."""
-        self.listeners.append(fn)
+        self.transfers.listeners.append(fn)
 
     def event_output(self, n):
         """CHEVCTRL.EVOE of channel ``n``: its block events go out to EVSYS."""
         return bool(self.ch[n].evctrl & CHEVCTRL_EVOE)
 
-    # -- registers ----------------------------------------------------------------------------------------
-    def read(self, offset, size):
-        if offset >= CHANNEL and offset < CHANNEL + 16 * CHANNELS:
-            c = self.ch[(offset - CHANNEL) >> 4]
-            return self.channel_bytes(c, (offset - CHANNEL) & 15, size)
-        words = {CTRL: self.ctrl, SWTRIGCTRL: 0, INTPEND: self.intpend(), INTSTATUS: self.mask(self.irq_bits),
-                 BUSYCH: self.mask(lambda c: c.status & CHSTATUS_BUSY), ACTIVE: self.active(),
-                 PENDCH: self.mask(lambda c: c.status & CHSTATUS_PEND), BASEADDR: self.baseaddr,
-                 WRBADDR: self.wrbaddr}
-        if offset & ~3 in words:
-            return (words[offset & ~3] >> (8 * (offset & 3))) & ((1 << (8 * size)) - 1)
-        return super().read(offset, size)
+    def report(self):
+        return dict(self.transfers.stats)
 
+    # -- registers ----------------------------------------------------------------------------------------
     def write(self, offset, size, value):
-        if offset >= CHANNEL and offset < CHANNEL + 16 * CHANNELS:
-            c = self.ch[(offset - CHANNEL) >> 4]
-            for k in range(size):  # byte by byte: the channel's registers are 8-bit but CHCTRLA
-                self.channel_write(c, ((offset - CHANNEL) & 15) + k, (value >> (8 * k)) & 0xFF)
-            self.channel_commit(c)
-            return
-        word, shift = offset & ~3, 8 * (offset & 3)
-        bits = value << shift
-        if word == CTRL and shift < 16:
-            if bits & CTRL_SWRST:
-                self.reset()
-            else:
-                mask = ((1 << (8 * size)) - 1) << shift
-                self.ctrl = ((self.ctrl & ~mask) | bits) & 0xFFFF
-        elif word == SWTRIGCTRL:
+        super().write(offset, size, value)
+        if CHANNEL <= offset < self.SIZE:
+            self.channel_commit(self.ch[(offset - CHANNEL) >> 4])
+
+    def read_reg(self, reg):
+        if reg >= CHANNEL:
+            return self.channel_read(self.ch[(reg - CHANNEL) >> 4], (reg - CHANNEL) & 15)
+        if reg == INTPEND:
+            return self.intpend()
+        if reg == INTSTATUS:
+            return self.mask(self.irq_bits)
+        if reg == BUSYCH:
+            return self.mask(lambda c: c.status & CHSTATUS_BUSY)
+        if reg == PENDCH:
+            return self.mask(lambda c: c.status & CHSTATUS_PEND)
+        if reg == ACTIVE:
+            return self.active()
+        if reg == SWTRIGCTRL:
+            return 0
+        return super().read_reg(reg)
+
+    def write_reg(self, reg, bits, mask):
+        if reg >= CHANNEL:
+            self.channel_write(self.ch[(reg - CHANNEL) >> 4], (reg - CHANNEL) & 15, bits, mask)
+        elif reg == CTRL and bits & CTRL_SWRST:
+            self.reset()
+        elif reg == SWTRIGCTRL:
             for c in self.ch:
                 if bits >> c.n & 1:
-                    self.start_action(c, software=True)
-        elif word == INTPEND:
+                    self.transfers.start_action(c)
+        elif reg == INTPEND:
             self.write_intpend(bits)
-        elif word == BASEADDR:
-            self.baseaddr = value
-        elif word == WRBADDR:
-            self.wrbaddr = value
-        else:
-            return super().write(offset, size, value)
+        elif reg not in (INTSTATUS, BUSYCH, PENDCH, ACTIVE, CRCSTATUS):
+            super().write_reg(reg, bits, mask)
 
-    def channel_bytes(self, c, off, size):
-        raw = struct.pack("<IBBBxxxxxBBBB", c.ctrla, 0, c.prilvl, c.evctrl, c.inten, c.inten, c.intflag,
-                          c.status)
-        return int.from_bytes(raw[off: off + size], "little")
+    @staticmethod
+    def channel_read(c, off):
+        return {CHCTRLA: c.ctrla, CHPRILVL: c.prilvl, CHEVCTRL: c.evctrl, CHINTENCLR: c.inten,
+                CHINTENSET: c.inten, CHINTFLAG: c.intflag, CHSTATUS: c.status}.get(off, 0)
 
-    def channel_write(self, c, off, byte):
-        if off < 4:
-            shift = 8 * off
-            c.ctrla = (c.ctrla & ~(0xFF << shift)) | (byte << shift)
+    def channel_write(self, c, off, bits, mask):
+        if off == CHCTRLA:
+            c.ctrla = (c.ctrla & ~mask) | bits
         elif off == CHCTRLB:
-            if byte & 3 == CHCTRLB_CMD_SUSPEND:
+            if bits & 3 == CHCTRLB_CMD_SUSPEND:
                 c.suspended = True
                 c.intflag |= CHINTFLAG_SUSP
-            elif byte & 3 == CHCTRLB_CMD_RESUME:
+            elif bits & 3 == CHCTRLB_CMD_RESUME:
                 c.suspended = False
-                self.pending_action(c)
+                self.transfers.pending_action(c)
         elif off == CHPRILVL:
-            c.prilvl = byte
+            c.prilvl = bits
         elif off == CHEVCTRL:
-            c.evctrl = byte
+            c.evctrl = bits
         elif off == CHINTENCLR:
-            c.inten &= ~byte
+            c.inten &= ~bits
         elif off == CHINTENSET:
-            c.inten |= byte
+            c.inten |= bits
         elif off == CHINTFLAG:
-            c.intflag &= ~byte
-        elif off == CHSTATUS:
-            pass  # read-only
+            c.intflag &= ~bits
         self.irq_line(c)
 
     def channel_commit(self, c):
         """After a write to a channel: software reset, enable (fetch the first descriptor), disable."""
         if c.ctrla & CHCTRLA_SWRST:
+            if c.starting is not None:
+                self.mcu.cancel(c.starting)
             c.reset()
         elif c.enabled and c.desc is None and c.starting is None:
             # the descriptor fetch takes a few clocks: the driver clears CHINTFLAG right after ENABLE
             # (dma_enable_channel), before the channel can have finished anything
-            c.starting = self.mcu.at(FETCH_NS, lambda: self.begin(c))
+            c.starting = self.mcu.at(FETCH_NS, lambda: self.transfers.begin(c))
         elif not c.enabled and (c.desc is not None or c.starting is not None):
-            self.mcu.cancel(c.starting)
+            if c.starting is not None:
+                self.mcu.cancel(c.starting)
             c.starting = None
-            self.write_back(c)
+            self.transfers.write_back(c)
             c.desc = None
             c.beats_left = 0
             c.status &= ~(CHSTATUS_BUSY | CHSTATUS_PEND)
         self.irq_line(c)
-
-    def begin(self, c):
-        c.starting = None
-        if c.enabled and c.desc is None:
-            self.fetch(c, self.baseaddr + 16 * c.n)
-            if c.desc is not None:
-                self.pending_action(c)
 
     def mask(self, pred):
         return sum(1 << c.n for c in self.ch if pred(c))
@@ -394,43 +460,7 @@ class Dmac(Transfers, Peripheral):
     def irq_line(self, c):
         line = min(c.n, 4)
         group = self.ch[line: line + 1] if line < 4 else self.ch[4:]
-        irq = self.IRQS[line]
         if any(self.irq_bits(x) for x in group):
-            self.mcu.set_pending(irq)
+            self.mcu.set_pending(self.IRQS[line])
         else:
-            self.mcu.clear_pending(irq)
-
-    # -- transfers ----------------------------------------------------------------------------------------
-    def trigger(self, trigsrc):
-        """A peripheral's DMA request (datasheet TRIGSRC numbering); returns the beats moved for it now."""
-        self.stats["triggers"] += 1
-        self.queue.append(trigsrc)
-        return self.drain()
-
-    def untrigger(self, trigsrc):
-        """The peripheral's request went away before a channel served it (e.g. the CPU wrote DATA itself)."""
-        self.held.pop(trigsrc, None)
-
-    def waiting(self, trigsrc):
-        return self.waiting_channel(trigsrc) is not None
-
-    def listens(self, trigsrc):
-        """A channel is enabled on ``trigsrc`` (waiting, or still fetching its first descriptor)."""
-        return any(c.enabled and c.trigsrc == trigsrc for c in self.ch)
-
-    def waiting_channel(self, trigsrc):
-        for c in self.ch:
-            if c.enabled and c.desc is not None and c.trigsrc == trigsrc and not c.suspended:
-                return c
-        return None
-
-    def pending_action(self, c):
-        if c.trigsrc and self.held.pop(c.trigsrc, False) and not c.suspended:
-            self.start_action(c)
-
-    def start_action(self, c, software=False):
-        self.queue.append(c)
-        return self.drain()
-
-    def report(self):
-        return dict(self.stats)
+            self.mcu.clear_pending(self.IRQS[line])
