@@ -166,21 +166,23 @@ def slot_next(st):
     return 1 if 0 <= st.last < st.slot_size else 0
 
 
+def steps_saved(st, g, n):
+    """``n`` moves of ``g``, each told to store ``st``, then its pending ones written."""
+    for _ in range(n):
+        g.step()
+        st.save(g)
+    st.flush()
+
+
 def two_slots():
     """(region, older game's state, the newer record's slot offset): two good records."""
     region = MemoryRegion()
     st = Store(region, max_pending=10**6)
     g = Game(deal=21)
     st.save(g)
-    for _ in range(30):
-        g.step()
-        st.save(g)
-    st.flush()
+    steps_saved(st, g, 30)
     older = state(g)
-    for _ in range(10):
-        g.step()
-        st.save(g)
-    st.flush()
+    steps_saved(st, g, 10)
     assert st.writes == 2 and slot_next(st) == 0  # slot 0: the older record; slot 1: the newest
     return region, older, state(g)
 

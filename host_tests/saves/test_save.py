@@ -5,7 +5,7 @@ import random
 import zlib
 
 import pytest
-from helpers import winning_order
+from helpers import steps_saved, winning_order
 from sultan.rules import engine
 from sultan.rules.engine import Game
 from sultan.saves import record as save
@@ -439,10 +439,7 @@ def test_an_abandoned_game_lost_to_a_power_cut_comes_back_uncounted():
     st = Store(region)
     g = Game(deal=5)
     st.save(g)
-    for _ in range(10):
-        g.step()
-        st.save(g)
-    st.flush()
+    steps_saved(st, g, 10)
     written = state(g)
     g.new_deal(6)
     st.save(g)  # not written yet: the cut comes now
