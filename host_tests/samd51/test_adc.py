@@ -115,6 +115,20 @@ def test_prescaler_sampling_and_averaging_set_the_time_and_the_16_bit_sum(rig):
     assert convert(mcu, ADC1, wait_ns=800_000) == 64 * 1241 >> 4
 
 
+def test_a_byte_write_to_the_prescaler_keeps_a_conversion_and_disabling_drops_it(rig):
+    mcu, _ = rig
+    setup_as_analogio(mcu, ADC1, 9)
+    w(mcu, ADC1 + A.SWTRIG, A.SWTRIG_START, 1)
+    w(mcu, ADC1 + A.CTRLA + 1, 3, 1)                                    # PRESCALER's byte alone
+    mcu.run(until_ns=mcu.now_ns() + 10_000)
+    assert r(mcu, ADC1 + A.INTFLAG, 1) & A.INTFLAG_RESRDY
+    r(mcu, ADC1 + A.RESULT, 2)
+    w(mcu, ADC1 + A.SWTRIG, A.SWTRIG_START, 1)
+    w(mcu, ADC1 + A.CTRLA, 3 << 8, 2)                                   # ENABLE cleared
+    mcu.run(until_ns=mcu.now_ns() + 10_000)
+    assert not r(mcu, ADC1 + A.INTFLAG, 1) and not r(mcu, ADC1 + A.STATUS, 1)
+
+
 def test_a_second_result_over_an_unread_one_is_an_overrun(rig):
     mcu, _ = rig
     setup_as_analogio(mcu, ADC1, 9)

@@ -130,7 +130,7 @@ class Adc(Registers):
             self.reset()
         elif reg not in (STATUS, SYNCBUSY, RESULT):
             super().write_reg(reg, bits, mask)
-            if reg == CTRLA and not bits & CTRLA_ENABLE:
+            if reg == CTRLA and not self.enabled:
                 self._cancel()                  # disabled: a conversion under way is lost
 
     def _swtrig(self, bits):
