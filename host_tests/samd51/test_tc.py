@@ -219,6 +219,7 @@ def test_a_dmac_block_event_reaches_an_evsys_interrupt(audio):
     evsys = mcu.peripheral("EVSYS")
     evsys.write(E.CHANNEL + 8 * 0, 4, E.GEN_DMAC_CH0)        # init_event_channel_interrupt: sync path
     evsys.write(E.CHINTENSET, 1, E.EVD)
+    assert evsys.read(E.CHINTENCLR, 1) == evsys.read(E.CHINTENSET, 1) == E.EVD   # both read the enables
     btctrl = D.BTCTRL_VALID | D.BTCTRL_SRCINC | (1 << 8) | (1 << 1)   # EVOSEL BLOCK
     mcu.mem_write(DESC, struct.pack("<HHIII", btctrl, 4, SAMPLES + 8, DAC + A.DATABUF, DESC))
     dmac.write(D.CHANNEL + D.CHCTRLA, 4, (t.TRIG_OVF << 8) | (D.TRIGACT_BURST << 20))

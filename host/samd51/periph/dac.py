@@ -8,7 +8,7 @@ DMA: EMPTYn (trigger 72 + n) is requested while DATABUF is empty.
 With DACCTRL.LEFTADJ the code sits in bits 15..4 (audioio writes 16-bit samples that way).
 """
 
-from . import Peripheral
+from . import Registers
 
 CTRLA = 0x00
 CTRLB = 0x01
@@ -35,37 +35,41 @@ USER_START0 = 61         # EVSYS user DAC START0 (START1 = 62)
 MAX_SAMPLES = 2_000_000  # output changes kept a channel (a long run's cap; the count goes on)
 
 
-class Dac(Peripheral):
+class Dac(Registers):
     NAME = "DAC"
     BASE = 0x43002400
-    SIZE = 0x400
+    SIZE = RESULT + 2
     IRQS = (123, 124, 125, 126, 127)
+    REGS = {CTRLA: 1, CTRLB: 1, EVCTRL: 1, INTENCLR: 1, INTENSET: 1, INTFLAG: 1, STATUS: 1, SYNCBUSY: 4,
+            DACCTRL: 2, DACCTRL + 2: 2, DATA: 2, DATA + 2: 2, DATABUF: 2, DATABUF + 2: 2, DBGCTRL: 1,
+            RESULT: 2}
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
-        super().__init__(mcu, name, base, irqs)
         self.outputs = ([], [])          # per channel: (ns, code) at each change of the output
         self.conversions = [0, 0]
         self.dropped = [0, 0]
         self.underruns = [0, 0]
         self._hooked = False
-        self.reset()
+        super().__init__(mcu, name, base, irqs)
 
     def reset(self):
         super().reset()
-        self.ctrla = self.ctrlb = self.evctrl = self.inten = 0
+        self.inten = 0
         self.flags = INTFLAG_EMPTY0 | (INTFLAG_EMPTY0 << 1)
-        self.dacctrl = [0, 0]
         self.data = [0, 0]
         self.databuf = [0, 0]
         self.full = [False, False]       # DATABUF holds a value not yet converted
         self.code = [None, None]         # the output now (12-bit), None before the first conversion
+
+    def dacctrl(self, ch):
+        return self.value(DACCTRL + 2 * ch)
 
     def samples(self, ch=0):
         return list(self.outputs[ch])
 
     # -- conversions ------------------------------------------------------------------------------------
     def _convert(self, ch, raw, counted=False):
-        code = (raw >> 4) & 0xFFF if self.dacctrl[ch] & DACCTRL_LEFTADJ else raw & 0xFFF
+        code = (raw >> 4) & 0xFFF if self.dacctrl(ch) & DACCTRL_LEFTADJ else raw & 0xFFF
         if counted:
             self.conversions[ch] += 1
         self.data[ch] = raw
@@ -78,7 +82,7 @@ class Dac(Peripheral):
 
     def start_event(self, ch):
         """EVSYS START: DATABUF's value goes out; DATABUF is empty again (and asks DMA for the next)."""
-        if not self.ctrla & CTRLA_ENABLE or not self.dacctrl[ch] & DACCTRL_ENABLE:
+        if not self.value(CTRLA) & CTRLA_ENABLE or not self.dacctrl(ch) & DACCTRL_ENABLE:
             return                           # audioio connects START1 too, with DAC1 off
         if not self.full[ch]:                # nothing new in DATABUF: an underrun, the output stays
             self.flags |= INTFLAG_UNDERRUN0 << ch
@@ -91,15 +95,13 @@ class Dac(Peripheral):
 
     def _empty(self, ch):
         self.flags |= INTFLAG_EMPTY0 << ch
-        dmac = self.mcu.peripheral("DMAC")
-        if dmac is not None:
-            dmac.trigger(TRIG_EMPTY0 + ch)
+        self.mcu.peripheral("DMAC").trigger(TRIG_EMPTY0 + ch)
         self._irq()
 
     def quiet(self, ch):
         """A START now would change nothing: the buffer holds what is already out, or it is empty and the
         underrun is already flagged."""
-        if not self.dacctrl[ch] & DACCTRL_ENABLE:
+        if not self.dacctrl(ch) & DACCTRL_ENABLE:
             return True
         if self.full[ch]:
             return self.databuf[ch] == self.data[ch]
@@ -107,7 +109,7 @@ class Dac(Peripheral):
 
     def _hook_evsys(self):
         evsys = self.mcu.peripheral("EVSYS")
-        if evsys is None or self._hooked:
+        if self._hooked:
             return
         for ch in (0, 1):
             evsys.add_user(USER_START0 + ch, lambda ch=ch: self.start_event(ch), lambda ch=ch: self.quiet(ch))
@@ -120,75 +122,57 @@ class Dac(Peripheral):
             (self.mcu.set_pending if on else self.mcu.clear_pending)(irq)
 
     # -- registers --------------------------------------------------------------------------------------
-    def read(self, offset, size):
-        return sum(self._read_byte(offset + i) << (8 * i) for i in range(size))
-
-    def _read_byte(self, o):
-        ready = 0
-        if self.ctrla & CTRLA_ENABLE:
-            ready = sum(STATUS_READY0 << ch for ch in (0, 1) if self.dacctrl[ch] & DACCTRL_ENABLE)
-        simple = {CTRLA: self.ctrla, CTRLB: self.ctrlb, EVCTRL: self.evctrl, INTENCLR: self.inten,
-                  INTENSET: self.inten, INTFLAG: self.flags, STATUS: ready | (ready << 2)}
-        if o in simple:
-            return simple[o] & 0xFF
-        if SYNCBUSY <= o < SYNCBUSY + 4:
+    def read_reg(self, reg):
+        if reg in (INTENCLR, INTENSET):
+            return self.inten
+        if reg == INTFLAG:
+            return self.flags
+        if reg == STATUS:
+            ready = 0
+            if self.value(CTRLA) & CTRLA_ENABLE:
+                ready = sum(STATUS_READY0 << ch for ch in (0, 1) if self.dacctrl(ch) & DACCTRL_ENABLE)
+            return ready | (ready << 2)  # READYn, EOCn: a conversion ends at once
+        if reg == SYNCBUSY:
             return 0
-        for base, regs in ((DACCTRL, self.dacctrl), (DATA, self.data), (DATABUF, self.databuf)):
-            if base <= o < base + 4:
-                return (regs[(o - base) >> 1] >> (8 * (o & 1))) & 0xFF
-        if o != DBGCTRL:
-            self.unmodelled(o, 1, "read")
-        return self.stored(o, 1)
+        if reg in (DATA, DATA + 2):
+            return self.data[(reg - DATA) >> 1]
+        if reg in (DATABUF, DATABUF + 2):
+            return self.databuf[(reg - DATABUF) >> 1]
+        return super().read_reg(reg)
 
     def write(self, offset, size, value):
         self._hook_evsys()
-        if offset == CTRLA and value & CTRLA_SWRST:
-            self.reset()
-            return
-        regs = {}
-        for i in range(size):
-            self._write_byte(offset + i, (value >> (8 * i)) & 0xFF, regs)
-        for (base, ch), word in regs.items():
-            self._write_word(base, ch, word)
+        super().write(offset, size, value)
         self._irq()
 
-    def _write_byte(self, o, byte, regs):
-        if o == CTRLA:
-            self.ctrla = byte & CTRLA_ENABLE
-        elif o == CTRLB:
-            self.ctrlb = byte
-        elif o == EVCTRL:
-            self.evctrl = byte
-        elif o == INTENSET:
-            self.inten |= byte
-        elif o == INTENCLR:
-            self.inten &= ~byte
-        elif o == INTFLAG:
-            self.flags &= ~byte | (INTFLAG_EMPTY0 | INTFLAG_EMPTY0 << 1)   # EMPTY clears by a DATABUF write
-        elif any(base <= o < base + 4 for base in (DACCTRL, DATA, DATABUF)):
-            base = max(b for b in (DACCTRL, DATA, DATABUF) if b <= o)
-            ch = (o - base) >> 1
-            key = (base, ch)
-            word = regs.get(key, (self.dacctrl, self.data, self.databuf)[(base - DACCTRL) // 4][ch])
-            shift = 8 * (o & 1)
-            regs[key] = (word & ~(0xFF << shift)) | (byte << shift)
-        elif o not in (SYNCBUSY, DBGCTRL):
-            self.unmodelled(o, 1, "write", byte)
-            self.store(o, 1, byte)
-
-    def _write_word(self, base, ch, word):
-        if base == DACCTRL:
-            self.dacctrl[ch] = word
-        elif base == DATA:
-            self._convert(ch, word)
-        else:
-            self.databuf[ch] = word
-            self.flags &= ~(INTFLAG_EMPTY0 << ch)
-            if self.evctrl & (EVCTRL_STARTEI0 << ch):
-                self.full[ch] = True
-                evsys = self.mcu.peripheral("EVSYS")
-                if evsys is not None and word != self.data[ch]:
-                    evsys.user_active(USER_START0 + ch)
+    def write_reg(self, reg, bits, mask):
+        if reg == CTRLA:
+            if bits & CTRLA_SWRST:
+                self.reset()
             else:
-                self._convert(ch, word)
-                self._empty(ch)
+                super().write_reg(reg, bits & CTRLA_ENABLE, mask)
+        elif reg == INTENSET:
+            self.inten |= bits
+        elif reg == INTENCLR:
+            self.inten &= ~bits
+        elif reg == INTFLAG:
+            self.flags &= ~bits | (INTFLAG_EMPTY0 | INTFLAG_EMPTY0 << 1)   # EMPTY clears by a DATABUF write
+        elif reg in (DATA, DATA + 2):
+            ch = (reg - DATA) >> 1
+            self._convert(ch, (self.data[ch] & ~mask) | bits)
+        elif reg in (DATABUF, DATABUF + 2):
+            ch = (reg - DATABUF) >> 1
+            self._databuf(ch, (self.databuf[ch] & ~mask) | bits)
+        elif reg not in (STATUS, SYNCBUSY, RESULT):
+            super().write_reg(reg, bits, mask)
+
+    def _databuf(self, ch, word):
+        self.databuf[ch] = word
+        self.flags &= ~(INTFLAG_EMPTY0 << ch)
+        if self.value(EVCTRL) & (EVCTRL_STARTEI0 << ch):
+            self.full[ch] = True
+            if word != self.data[ch]:
+                self.mcu.peripheral("EVSYS").user_active(USER_START0 + ch)
+        else:
+            self._convert(ch, word)
+            self._empty(ch)

@@ -8,7 +8,7 @@ every user's ``quiet()`` true), so it may stop sending them; ``add_generator(gen
 this may have changed (a channel or user written, or a user calling ``user_active``).
 """
 
-from . import Peripheral
+from . import Registers
 
 CTRLA = 0x000
 SWEVT = 0x004
@@ -35,19 +35,25 @@ OVR, EVD = 1 << 0, 1 << 1
 GEN_DMAC_CH0 = 34        # EVSYS_ID_GEN_DMAC_CH_0 (channels 0..3 only)
 
 
-class Evsys(Peripheral):
+CHANNEL_REGS = {0: 4, CHINTENCLR - CHANNEL: 1, CHINTENSET - CHANNEL: 1, CHINTFLAG - CHANNEL: 1,
+                CHSTATUS - CHANNEL: 1}
+
+
+class Evsys(Registers):
     NAME = "EVSYS"
     BASE = 0x4100E000
     SIZE = USER + 4 * USERS  # the register map; past it in the 8 KB slot the bus answers (Bus.unimplemented)
     IRQS = (36, 37, 38, 39, 40)      # EVSYS_0..3 (channels 0..3), EVSYS_4 (channels 4..11)
+    REGS = {CTRLA: 1, SWEVT: 4, PRICTRL: 1, INTPEND: 2, INTSTATUS: 4, BUSYCH: 4, READYUSR: 4,
+            **{CHANNEL + 8 * n + off: w for n in range(CHANNELS) for off, w in CHANNEL_REGS.items()},
+            **{USER + 4 * m: 4 for m in range(USERS)}}
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
-        super().__init__(mcu, name, base, irqs)
         self.users = {}              # user number -> (fn, quiet fn or None)
         self.generators = {}         # generator number -> wake fn
         self.events = 0
         self._dmac_hooked = False
-        self.reset()
+        super().__init__(mcu, name, base, irqs)
 
     def reset(self):
         super().reset()
@@ -119,27 +125,23 @@ class Evsys(Peripheral):
             self.mcu.clear_pending(line)
 
     # -- registers ----------------------------------------------------------------------------------------
-    def read(self, offset, size):
-        return sum(self._read_byte(offset + i) << (8 * i) for i in range(size))
-
-    def _read_byte(self, o):
-        if CHANNEL <= o < CHANNEL + 8 * CHANNELS:
-            n, k = divmod(o - CHANNEL, 8)
-            if k < 4:
-                return (self.channel[n] >> (8 * k)) & 0xFF
-            # CHINTENCLR, CHINTENSET, CHINTFLAG; CHSTATUS says RDYUSR (delivery is immediate)
-            return (0, self.inten[n], self.inten[n], self.flag[n])[k - 4] if k < 7 else 0x01
-        if USER <= o < USER + 4 * USERS:
-            m, k = divmod(o - USER, 4)
-            return self.user[m] if k == 0 else 0
-        if INTSTATUS <= o < INTSTATUS + 4:
-            bits = sum(1 << n for n in range(SYNC_CHANNELS) if self.flag[n] & self.inten[n])
-            return (bits >> (8 * (o - INTSTATUS))) & 0xFF
-        if BUSYCH <= o < BUSYCH + 4:
+    def read_reg(self, reg):
+        if CHANNEL <= reg < USER:
+            n, k = divmod(reg - CHANNEL, 8)
+            if k == 0:
+                return self.channel[n]
+            # CHINTENCLR and CHINTENSET read the enables; CHSTATUS says RDYUSR (delivery is immediate)
+            return {CHINTENCLR - CHANNEL: self.inten[n], CHINTENSET - CHANNEL: self.inten[n],
+                    CHINTFLAG - CHANNEL: self.flag[n]}.get(k, 0x01)
+        if reg >= USER:
+            return self.user[(reg - USER) // 4]
+        if reg == INTSTATUS:
+            return sum(1 << n for n in range(SYNC_CHANNELS) if self.flag[n] & self.inten[n])
+        if reg == BUSYCH:
             return 0
-        if READYUSR <= o < READYUSR + 4:
-            return 0xFF                  # every channel's users are ready: delivery is immediate
-        return self.stored(o, 1)
+        if reg == READYUSR:
+            return 0xFFFFFFFF            # every channel's users are ready: delivery is immediate
+        return super().read_reg(reg)
 
     def _hook_dmac(self):
         """The DMAC's block events (audio_dma's refill for double-buffered samples) as generators 34..37."""
@@ -155,38 +157,34 @@ class Evsys(Peripheral):
 
     def write(self, offset, size, value):
         self._hook_dmac()
-        for i in range(size):
-            self._write_byte(offset + i, (value >> (8 * i)) & 0xFF)
+        super().write(offset, size, value)
         self._routes = None
         for wake in list(self.generators.values()):
             wake()
 
-    def _write_byte(self, o, byte):
-        if CHANNEL <= o < CHANNEL + 8 * CHANNELS:
-            self._write_channel(o, byte)
-        elif USER <= o < USER + 4 * USERS:
-            m, k = divmod(o - USER, 4)
-            if k == 0:
-                self.user[m] = byte & 0x3F
-        elif o == CTRLA and byte & CTRLA_SWRST:
+    def write_reg(self, reg, bits, mask):
+        if CHANNEL <= reg < USER:
+            self._write_channel(reg, bits, mask)
+        elif reg >= USER:
+            self.user[(reg - USER) // 4] = bits & 0x3F
+        elif reg == CTRLA and bits & CTRLA_SWRST:
             self.reset()
-        elif SWEVT <= o < SWEVT + 4:
-            for b in range(8):
-                if byte & (1 << b):
-                    self._deliver(8 * (o - SWEVT) + b)
-        else:
-            self.store(o, 1, byte)
+        elif reg == SWEVT:
+            for n in range(CHANNELS):
+                if bits >> n & 1:
+                    self._deliver(n)
+        elif reg not in (INTSTATUS, BUSYCH, READYUSR):
+            super().write_reg(reg, bits, mask)
 
-    def _write_channel(self, o, byte):
-        n, k = divmod(o - CHANNEL, 8)
-        if k < 4:
-            shift = 8 * k
-            self.channel[n] = (self.channel[n] & ~(0xFF << shift)) | (byte << shift)
-        elif k == 4:
-            self.inten[n] &= ~byte
-        elif k == 5:
-            self.inten[n] |= byte & (OVR | EVD)
-        elif k == 6:
-            self.flag[n] &= ~byte
+    def _write_channel(self, reg, bits, mask):
+        n, k = divmod(reg - CHANNEL, 8)
+        if k == 0:
+            self.channel[n] = (self.channel[n] & ~mask) | bits
+        elif k == CHINTENCLR - CHANNEL:
+            self.inten[n] &= ~bits
+        elif k == CHINTENSET - CHANNEL:
+            self.inten[n] |= bits & (OVR | EVD)
+        elif k == CHINTFLAG - CHANNEL:
+            self.flag[n] &= ~bits
         if n < SYNC_CHANNELS:
             self._irq(n)
