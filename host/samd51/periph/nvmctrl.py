@@ -23,7 +23,8 @@ import random
 from unicorn import UC_HOOK_MEM_WRITE_PROT, UC_PROT_EXEC, UC_PROT_READ
 
 from samd51.parts import part_done
-from samd51.periph import Peripheral
+
+from . import Registers
 
 CTRLA = 0x00
 CTRLB = 0x04
@@ -62,24 +63,25 @@ OP_NS = {"erase_block": 50_000_000, "write_page": 1_500_000, "write_quad_word": 
 NVM_START = FLASH_SIZE - BLOCK  # CIRCUITPY_INTERNAL_NVM_START_ADDR on the PyBadge
 
 
-class Nvmctrl(Peripheral):
+class Nvmctrl(Registers):
     NAME = "NVMCTRL"
     BASE = 0x41004000
-    SIZE = 0x400
+    SIZE = SEESTAT + 4
     IRQS = (29, 30)
+    REGS = {CTRLA: 2, CTRLB: 2, PARAM: 4, INTENCLR: 2, INTENSET: 2, INTFLAG: 2, STATUS: 2, ADDR: 4,
+            RUNLOCK: 4, PBLDATA0: 4, PBLDATA1: 4, ECCERR: 4, DBGCTRL: 1, SEECFG: 1, SEESTAT: 4}
+    RESET = {CTRLA: CTRLA_RESET, PARAM: PARAM_VALUE, PBLDATA0: 0xFFFFFFFF, PBLDATA1: 0xFFFFFFFF}
 
     def __init__(self, mcu, *args, **kw):
-        super().__init__(mcu, *args, **kw)
         self.time_scale = 1.0
         self.counts = {}
         self.ops = []    # {op, addr, len, start_ms, end_ms}
         self.cuts = []   # {at_ms, during, addr, progress}
         self.busy = None
-        self.reset()
-        uc = getattr(mcu, "uc", None)
-        if uc is not None:  # CPU stores to the flash go to the page buffer, not the array
-            uc.mem_protect(0, FLASH_SIZE, UC_PROT_READ | UC_PROT_EXEC)
-            uc.hook_add(UC_HOOK_MEM_WRITE_PROT, self.on_write_prot, begin=0, end=FLASH_SIZE - 1)
+        super().__init__(mcu, *args, **kw)
+        # CPU stores to the flash go to the page buffer, not the array
+        mcu.uc.mem_protect(0, FLASH_SIZE, UC_PROT_READ | UC_PROT_EXEC)
+        mcu.uc.hook_add(UC_HOOK_MEM_WRITE_PROT, self.on_write_prot, begin=0, end=FLASH_SIZE - 1)
 
     def on_write_prot(self, uc, access, addr, size, value, _):
         if addr >= FLASH_SIZE:
@@ -91,7 +93,6 @@ class Nvmctrl(Peripheral):
             self.mcu.log("flash", "NVMCTRL: reset during %s at 0x%x" % (self.busy["op"], self.busy["addr"]))
             self.power_cut(random.Random(0))
         super().reset()
-        self.ctrla = CTRLA_RESET
         self._wait_states()
         self.inten = 0
         self.intflag = 0
@@ -103,56 +104,54 @@ class Nvmctrl(Peripheral):
         self.alarm = None
 
     def _wait_states(self):
-        self.mcu.timing.set_wait_states((self.ctrla >> 8) & 0xF, self.ctrla & CTRLA_AUTOWS)
+        ctrla = self.value(CTRLA)
+        self.mcu.timing.set_wait_states((ctrla >> 8) & 0xF, ctrla & CTRLA_AUTOWS)
 
     def count(self, name):
         self.counts[name] = self.counts.get(name, 0) + 1
 
     # -- registers ----------------------------------------------------------------------------------------
-    def halfwords(self):
-        return {CTRLA: self.ctrla, CTRLB: 0, PARAM: PARAM_VALUE & 0xFFFF, PARAM + 2: PARAM_VALUE >> 16,
-                INTENCLR: self.inten, INTENSET: self.inten, INTFLAG: self.intflag, STATUS: self.status,
-                ADDR: self.addr & 0xFFFF, ADDR + 2: self.addr >> 16, RUNLOCK: self.runlock & 0xFFFF,
-                RUNLOCK + 2: self.runlock >> 16, PBLDATA0: 0xFFFF, PBLDATA0 + 2: 0xFFFF, PBLDATA1: 0xFFFF,
-                PBLDATA1 + 2: 0xFFFF, ECCERR: 0, ECCERR + 2: 0, DBGCTRL: 0, SEECFG: 0, SEESTAT: 0,
-                SEESTAT + 2: 0}
-
     def read(self, offset, size):
         self.settle()
-        regs = self.halfwords()
-        value = 0
-        for k in range(size):
-            o = offset + k
-            if o & ~1 not in regs:
-                return super().read(offset, size)
-            value |= ((regs[o & ~1] >> (8 * (o & 1))) & 0xFF) << (8 * k)
-        return value
+        return super().read(offset, size)
 
     def write(self, offset, size, value):
         self.settle()
-        if offset == CTRLB and size >= 2:
-            self.command(value & 0x7F, (value >> 8) & 0xFF)
-        elif offset & ~1 == CTRLA:
-            self.ctrla = self.merge(self.ctrla, offset & 1, size, value)
-            self._wait_states()
-        elif offset & ~1 == INTENSET:
-            self.inten |= self.merge(0, offset & 1, size, value)
-        elif offset & ~1 == INTENCLR:
-            self.inten &= ~self.merge(0, offset & 1, size, value)
-        elif offset & ~1 == INTFLAG:
-            self.intflag &= ~self.merge(0, offset & 1, size, value)
-        elif offset & ~3 == ADDR:
-            self.addr = self.merge(self.addr, offset & 3, size, value) & 0xFFFFFF
-        elif offset in (DBGCTRL, SEECFG):
-            pass
-        else:
-            return super().write(offset, size, value)
+        super().write(offset, size, value)
         self.irq_line()
 
-    @staticmethod
-    def merge(old, byte, size, value):
-        mask = ((1 << (8 * size)) - 1) << (8 * byte)
-        return (old & ~mask) | ((value << (8 * byte)) & mask)
+    def read_reg(self, reg):
+        if reg in (INTENCLR, INTENSET):
+            return self.inten
+        if reg == INTFLAG:
+            return self.intflag
+        if reg == STATUS:
+            return self.status
+        if reg == ADDR:
+            return self.addr
+        if reg == RUNLOCK:
+            return self.runlock
+        if reg == CTRLB:
+            return 0                                  # write-only
+        return super().read_reg(reg)
+
+    def write_reg(self, reg, bits, mask):
+        if reg == CTRLB:
+            if mask == 0xFFFF:                        # CMD with its key, in one write
+                self.command(bits & 0x7F, (bits >> 8) & 0xFF)
+        elif reg == CTRLA:
+            super().write_reg(reg, bits, mask)
+            self._wait_states()
+        elif reg == INTENSET:
+            self.inten |= bits
+        elif reg == INTENCLR:
+            self.inten &= ~bits
+        elif reg == INTFLAG:
+            self.intflag &= ~bits
+        elif reg == ADDR:
+            self.addr = ((self.addr & ~mask) | bits) & 0xFFFFFF
+        elif reg in (DBGCTRL, SEECFG):
+            super().write_reg(reg, bits, mask)
 
     def irq_line(self):
         if self.intflag & self.inten & 0xFF:
@@ -169,7 +168,7 @@ class Nvmctrl(Peripheral):
         self.addr = addr & 0xFFFFFF
         self.status |= STATUS_LOAD
         self.count("page_buffer_stores")
-        chunk = WMODE_CHUNK.get((self.ctrla >> 4) & 3)
+        chunk = WMODE_CHUNK.get((self.value(CTRLA) >> 4) & 3)
         if chunk and (addr + size) % chunk == 0:  # an automatic write mode: the filled chunk writes itself
             self.program("write_page" if chunk == PAGE else "write_quad_word", (addr + size - chunk), chunk)
         return True
@@ -241,8 +240,7 @@ class Nvmctrl(Peripheral):
         return bytes(self.mcu.mem_read(addr, n))
 
     def array_write(self, addr, data):
-        uc = getattr(self.mcu, "uc", None)
-        (uc.mem_write if uc is not None else self.mcu.mem_write)(addr, bytes(data))
+        self.mcu.uc.mem_write(addr, bytes(data))   # the array itself, past the write protection
 
     def start(self, op, base, length, target):
         now = self.mcu.now_ns()
