@@ -74,7 +74,7 @@ class Histogram:
 
 
 def _usb_host(mcu):
-    from .usbhost import UsbHost   # only --serial needs it
+    from .usbhost import UsbHost  # only --serial needs it
     return UsbHost(mcu, on_serial=lambda data: mcu.log("serial", repr(bytes(data))[2:-1]))
 
 

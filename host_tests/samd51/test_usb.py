@@ -49,6 +49,9 @@ class FakeMcu:
     def clear_pending(self, irqn):
         self.pending.discard(irqn)
 
+    def unmodelled(self, periph, offset, size, op, value=None):
+        self.lines.append(("unmodelled", "%s+0x%x %s" % (periph.NAME, offset, op)))
+
     def mem_read(self, addr, n):
         return bytes(self.ram[addr - RAM: addr - RAM + n])
 

@@ -1,7 +1,7 @@
-"""The real CircuitPython 9.1.1 for the PyBadge over the modelled USB: the host enumerates it, opens its CDC
-console with DTR, reads a bare code.py's heap line, enters the REPL with Ctrl-C, runs a line typed into it
-and soft-reloads with Ctrl-D. About 5 s simulated, a minute of host time (slow). Skips with one reason without
-the firmware; SULTAN_EMULATOR=required makes that a failure."""
+"""The real CircuitPython for the PyBadge (the default image) over the modelled USB: the host enumerates it,
+opens its CDC console with DTR, reads a bare code.py's heap line, enters the REPL with Ctrl-C, runs a line
+typed into it and soft-reloads with Ctrl-D. About 5 s simulated, a minute of host time (slow). Skips with one
+reason without the firmware; SULTAN_EMULATOR=required makes that a failure."""
 
 import re
 
@@ -51,7 +51,8 @@ def test_the_real_firmware_enumerates_and_its_console_answers(tmp_path):
 
     mark = len(con.text)
     host.write(b"\x03")                                  # any key: the REPL
-    con.wait(r"Adafruit CircuitPython 9\.1\.1 on [^\r\n]*Pybadge with samd51j19\r\n>>> ", mark, 1000)
+    version = re.escape(re.search(r"-(\d+\.\d+\.\d+)\.uf2$", UF2).group(1))   # the image's own banner
+    con.wait(r"Adafruit CircuitPython %s on [^\r\n]*Pybadge with samd51j19\r\n>>> " % version, mark, 1000)
     mark = len(con.text)
     host.write(b"print(6 * 7)\r")                         # bulk OUT, echoed and run
     con.wait(r"print\(6 \* 7\)\r\n42\r\n>>> ", mark, 1000)

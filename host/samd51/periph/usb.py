@@ -7,7 +7,7 @@ endpoint descriptors the firmware keeps in RAM at DESCADD (two 16-byte banks an 
 bank 1 IN), with the hardware's multi-packet rules, so a transfer of several packets ends with one TRCPT.
 """
 
-from . import Peripheral
+from . import Registers
 
 # Device registers (datasheet "USB - Device Registers"; ASF4 component/usb.h)
 CTRLA = 0x00
@@ -27,9 +27,8 @@ PADCAL = 0x28
 EP_BASE = 0x100      # endpoint n's registers at EP_BASE + EP_STRIDE * n
 EP_STRIDE = 0x20
 EP_COUNT = 8
-# (offset, bytes) of each register, for accesses of any width at any offset
-REGISTERS = ((CTRLA, 1), (SYNCBUSY, 1), (QOSCTRL, 1), (CTRLB, 2), (DADD, 1), (STATUS, 1), (FSMSTATUS, 1),
-             (FNUM, 2), (INTENCLR, 2), (INTENSET, 2), (INTFLAG, 2), (EPINTSMRY, 2), (DESCADD, 4), (PADCAL, 2))
+DEVICE_REGS = {CTRLA: 1, SYNCBUSY: 1, QOSCTRL: 1, CTRLB: 2, DADD: 1, STATUS: 1, FSMSTATUS: 1, FNUM: 2,
+               INTENCLR: 2, INTENSET: 2, INTFLAG: 2, EPINTSMRY: 2, DESCADD: 4, PADCAL: 2}
 
 CTRLA_SWRST = 0x01
 CTRLA_ENABLE = 0x02
@@ -74,6 +73,7 @@ EPSTATUS = 0x6
 EPINTFLAG = 0x7
 EPINTENCLR = 0x8
 EPINTENSET = 0x9
+EP_REGS = (EPCFG, EPSTATUSCLR, EPSTATUSSET, EPSTATUS, EPINTFLAG, EPINTENCLR, EPINTENSET)
 EPTYPE_DISABLED = 0
 EPTYPE_CONTROL = 1
 # EPSTATUS
@@ -279,26 +279,23 @@ class Frames:
         self.listen()
 
 
-class Usb(Peripheral):
+class Usb(Registers):
     NAME = "USB"
     BASE = 0x41000000
-    SIZE = 0x400
+    SIZE = EP_BASE + EP_STRIDE * EP_COUNT
     IRQS = (USB_0_IRQn, USB_1_IRQn, USB_2_IRQn, USB_3_IRQn)
+    REGS = {**DEVICE_REGS, **{EP_BASE + EP_STRIDE * n + off: 1 for n in range(EP_COUNT) for off in EP_REGS}}
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
-        super().__init__(mcu, name, base, irqs)
         self.endpoints = [Endpoint(self, n) for n in range(EP_COUNT)]
         self.on_attach = None        # fn(attached): the host's cable; called when the D+ pull-up changes
         self.on_endpoint = None      # fn(n): the firmware changed endpoint n (a NAKed token may go now)
-        self._owner = {}
-        for off, width in REGISTERS:
-            for i in range(width):
-                self._owner[off + i] = (off, 8 * i)
         self._levels = [False] * 4
         self._sync_event = None
         self._was_attached = False
+        self._touched = set()        # endpoints a write changed
         self.frames = Frames(self)
-        self.reset()
+        super().__init__(mcu, name, base, irqs)
 
     def reset(self):
         super().reset()
@@ -320,29 +317,9 @@ class Usb(Peripheral):
         self._check_attach()  # a reset takes the pull-up off: the host sees a detach
 
     # -- register access ------------------------------------------------------------------------------------
-    def _modelled(self, offset, size):
-        if offset >= EP_BASE:
-            return offset + size <= EP_BASE + EP_STRIDE * EP_COUNT
-        return any(o in self._owner for o in range(offset, offset + size))
-
-    def read(self, offset, size):
-        if not self._modelled(offset, size):
-            return super().read(offset, size)
-        value = 0
-        for i in range(size):
-            value |= self._read_byte(offset + i) << (8 * i)
-        return value
-
-    def _read_byte(self, off):
-        if off >= EP_BASE:
-            return self.endpoints[(off - EP_BASE) // EP_STRIDE].read_byte(off % EP_STRIDE)
-        owner = self._owner.get(off)
-        if owner is None:
-            return 0
-        reg, shift = owner
-        return (self._register(reg) >> shift) & 0xFF
-
-    def _register(self, reg):
+    def read_reg(self, reg):
+        if reg >= EP_BASE:
+            return self.endpoints[(reg - EP_BASE) // EP_STRIDE].read_byte(reg % EP_STRIDE)
         if reg == CTRLA:
             return self.ctrla | (CTRLA_SWRST if self.syncbusy & SYNCBUSY_SWRST else 0)
         if reg in (INTENCLR, INTENSET):
@@ -361,37 +338,22 @@ class Usb(Peripheral):
                 DESCADD: self.descadd, PADCAL: self.padcal}[reg]
 
     def write(self, offset, size, value):
-        if not self._modelled(offset, size):
-            super().write(offset, size, value)
-            return
-        if offset >= EP_BASE:
-            touched = set()
-            for i in range(size):
-                off = offset + i
-                ep = self.endpoints[(off - EP_BASE) // EP_STRIDE]
-                if ep.write_byte(off % EP_STRIDE, (value >> (8 * i)) & 0xFF):
-                    touched.add(ep.n)
-            self._update_irqs()
-            for n in sorted(touched):
-                if self.on_endpoint is not None:
-                    self.on_endpoint(n)
-            return
-        regs = {}  # register -> (value, mask) of the bytes written
-        for i in range(size):
-            owner = self._owner.get(offset + i)
-            if owner is not None:
-                reg, shift = owner
-                v, m = regs.get(reg, (0, 0))
-                regs[reg] = (v | (((value >> (8 * i)) & 0xFF) << shift), m | (0xFF << shift))
-        for reg, (v, m) in regs.items():
-            self._write_register(reg, v, m)
+        self._touched = set()
+        super().write(offset, size, value)
         self._update_irqs()
+        if self.on_endpoint is not None:
+            for n in sorted(self._touched):
+                self.on_endpoint(n)
 
-    def _write_register(self, reg, v, m):
+    def write_reg(self, reg, v, m):
         def merged(old):
-            return (old & ~m) | (v & m)
-        if reg == CTRLA:
-            self._write_ctrla(v & m)
+            return (old & ~m) | v
+        if reg >= EP_BASE:
+            ep = self.endpoints[(reg - EP_BASE) // EP_STRIDE]
+            if ep.write_byte(reg % EP_STRIDE, v):
+                self._touched.add(ep.n)
+        elif reg == CTRLA:
+            self._write_ctrla(v)
         elif reg == QOSCTRL:
             self.qosctrl = merged(self.qosctrl) & 0x0F
         elif reg == CTRLB:
@@ -400,12 +362,12 @@ class Usb(Peripheral):
         elif reg == DADD:
             self.dadd = merged(self.dadd) & 0xFF
         elif reg == INTENCLR:
-            self.inten &= ~(v & m)
+            self.inten &= ~v
         elif reg == INTENSET:
-            self.inten |= v & m & INT_MASK
+            self.inten |= v & INT_MASK
             self.frames.listen()
         elif reg == INTFLAG:
-            self.clear_flags(v & m)
+            self.clear_flags(v)
         elif reg == DESCADD:
             self.descadd = merged(self.descadd)
         elif reg == PADCAL:
