@@ -4,9 +4,9 @@ interrupts; set up as samd-peripherals' dma.c (shared_dma_transfer) and audio_dm
 import struct
 
 import pytest
+from fakes import RAM, UnicornMcu
 from samd51.periph import Peripheral
 from samd51.periph import dmac as D
-from test_nvmctrl import RAM, FakeMcu
 
 DESC = RAM + 0x1000
 WRB = RAM + 0x1200
@@ -38,7 +38,7 @@ def descriptor(btctrl, btcnt, src, dst, nxt=0):
 
 @pytest.fixture
 def rig():
-    mcu = FakeMcu()
+    mcu = UnicornMcu()
     dmac = mcu.dmac = D.Dmac(mcu)
     dmac.write(D.CTRL, 2, D.CTRL_SWRST)
     dmac.write(D.BASEADDR, 4, DESC)

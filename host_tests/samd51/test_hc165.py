@@ -2,9 +2,9 @@
 latch high freezes, the first bit is out before any clock, a rising clock shifts, latch low loads again."""
 
 import pytest
+from fakes import PortMcu, gpio_out
 from samd51.parts.hc165 import HC165, KEYS
 from samd51.periph.port import IN, pin_number
-from test_sercom import FakeMcu, gpio_out
 
 LATCH, CLOCK, DATA = "PB00", "PB31", "PB30"
 
@@ -29,7 +29,7 @@ def scan(mcu):
 
 @pytest.fixture
 def rig():
-    mcu = FakeMcu()
+    mcu = PortMcu()
     gpio_out(mcu, CLOCK, 0)                       # the constructor: clock low, latch high
     gpio_out(mcu, LATCH, 1)
     keys = HC165(mcu.port, pl=LATCH, cp=CLOCK, q7=DATA)
@@ -76,7 +76,7 @@ def test_counts_loads_and_shifts(rig):
 
 
 def test_the_pygamers_four_buttons_come_out_first_and_others_are_refused():
-    mcu = FakeMcu()
+    mcu = PortMcu()
     gpio_out(mcu, CLOCK, 0)
     gpio_out(mcu, LATCH, 1)
     keys = HC165(mcu.port, pl=LATCH, cp=CLOCK, q7=DATA, keys=("B", "A", "START", "SELECT"))

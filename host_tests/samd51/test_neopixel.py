@@ -2,9 +2,9 @@
 run under the core's block-counted cycles, and under a CPI three times slower (as on the chip)."""
 
 import pytest
+from fakes import PortMcu
 from samd51.parts.neopixel import NeoPixels, describe
 from samd51.periph.port import DIRSET, OUTCLR, OUTSET, pin_number
-from test_sercom import FakeMcu
 
 PIN = "PA15"
 # Cycles between the edges of one bit (set..clear, clear..next set), as the core counts the 9.1.1 loop:
@@ -36,7 +36,7 @@ def bitbang(mcu, data, cpi=1):
 
 @pytest.fixture
 def rig():
-    mcu = FakeMcu()
+    mcu = PortMcu()
     got = []
     strip = NeoPixels(mcu, PIN, on_frame=got.append)
     return mcu, strip, got

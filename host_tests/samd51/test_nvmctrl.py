@@ -1,103 +1,14 @@
 """NVMCTRL: the page buffer, EB/WP/WQW/PBC, READY/DONE at the datasheet's times, power cuts part done.
 
-Also home of FakeMcu, the small stand-in for samd51.mcu.Mcu that the storage tests share (a real Unicorn
-for the memory, a clock the test moves by hand).
+Its stand-in MCU is fakes.UnicornMcu, which the storage tests share.
 """
 
 import random
 
 import pytest
-from samd51.mcu import PyCounter
+from fakes import RAM, UnicornMcu
 from samd51.periph import nvmctrl as N
-from samd51.timing import FlashTiming
-from unicorn import UC_ARCH_ARM, UC_MODE_MCLASS, UC_MODE_THUMB, Uc
 from unicorn import arm_const as A
-
-RAM = 0x20000000
-
-
-class FakeMcu:
-    hz = 120_000_000            # the CPU's clock, which the QSPI's SCK divides
-
-    def __init__(self):
-        self.t = 0
-        self.events = []
-        self.pending = set()
-        self.lines = []
-        self.mmio = []  # (base, size, peripheral)
-        self.uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS)
-        self.uc.mem_map(0, 0x80000)
-        self.uc.mem_write(0, b"\xff" * 0x80000)
-        self.uc.mem_map(RAM, 0x30000)
-        self.timing = FlashTiming(PyCounter(), 48_000_000)   # CTRLA's wait states go to it
-
-    def now_ns(self):
-        return self.t
-
-    def at(self, ns, fn):
-        event = [self.t + ns, fn]
-        self.events.append(event)
-        return event
-
-    def cancel(self, handle):
-        handle[1] = None
-
-    def advance(self, ns):
-        end = self.t + ns
-        while True:  # events an event schedules run too, in time order
-            due = [e for e in self.events if e[1] is not None and e[0] <= end]
-            if not due:
-                break
-            event = min(due, key=lambda e: e[0])
-            self.t = max(self.t, event[0])
-            fn, event[1] = event[1], None
-            fn()
-        self.t = end
-
-    def skip_poll(self, n):
-        return 0                # no poll skipping (SkippingMcu in test_qspi has it)
-
-    def set_pending(self, irqn):
-        self.pending.add(irqn)
-
-    def clear_pending(self, irqn):
-        self.pending.discard(irqn)
-
-    @property
-    def bus(self):
-        return self
-
-    def decodes(self, addr):
-        return self.periph_at(addr)[1] is not None
-
-    def owner(self, addr):
-        return self.periph_at(addr)[1]
-
-    def periph_at(self, addr):
-        for base, size, p in self.mmio:
-            if base <= addr < base + size:
-                return base, p
-        return None, None
-
-    def mem_read(self, addr, n):
-        base, p = self.periph_at(addr)
-        if p is not None:
-            return bytes(p.read(addr - base + i, 1) for i in range(n))
-        return bytes(self.uc.mem_read(addr, n))
-
-    def mem_write(self, addr, data):
-        base, p = self.periph_at(addr)
-        if p is not None:
-            for i, b in enumerate(bytes(data)):
-                p.write(addr - base + i, 1, b)
-        else:
-            self.uc.mem_write(addr, bytes(data))
-
-    def log(self, kind, text):
-        self.lines.append((kind, text))
-
-    def unmodelled(self, periph, offset, size, op, value=None):
-        self.lines.append(("unmodelled", "%s+0x%x %s" % (periph.NAME, offset, op)))
 
 
 def cpu_store(mcu, addr, value):
@@ -118,7 +29,7 @@ def ready(nvm):
 
 @pytest.fixture
 def mcu():
-    return FakeMcu()
+    return UnicornMcu()
 
 
 @pytest.fixture

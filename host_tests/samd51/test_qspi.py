@@ -5,10 +5,10 @@ and the CIRCUITPY image (samd51.fatimage) read back through it."""
 import os
 
 import pytest
+from fakes import UnicornMcu
 from samd51 import fatimage
 from samd51.parts import spiflash as F
 from samd51.periph import qspi as Q
-from test_nvmctrl import FakeMcu
 
 SINGLE, QUAD_OUTPUT = 0, 2
 ADDRLEN_24 = 0
@@ -22,7 +22,7 @@ def frame(width, tfrtype, data=False, addr=False, dummy=0):
 
 @pytest.fixture
 def rig():
-    mcu = FakeMcu()
+    mcu = UnicornMcu()
     qspi = Q.Qspi(mcu)
     chip = F.SpiFlash()
     qspi.attach(chip)
@@ -186,7 +186,7 @@ def test_fatimage_extra_files_join_the_folder(tmp_path):
     assert fatimage.flash_image(str(tmp_path), build_ts=0).find(text) == -1
 
 
-class SkippingMcu(FakeMcu):
+class SkippingMcu(UnicornMcu):
     """The core's skip_poll: up to 16 << n ns of polling at once, never past the next event."""
 
     def __init__(self):

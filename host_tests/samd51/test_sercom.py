@@ -2,127 +2,15 @@
 part with the CS and D/C levels of the moment, RXC/BUFOVF, interrupts, DMA through the storage engineer's DMAC
 as sercom_dma_write drives it; USART and I2C master enough not to hang.
 
-Also home of FakeMcu, the stand-in for samd51.mcu.Mcu the display tests share (RAM as a bytearray, the real
-PORT, GCLK with every SERCOM core on generator 0's 48 MHz, a DMAC, a clock the test moves by hand).
+Its stand-in MCU is fakes.PortMcu, which the display tests share.
 """
 
 import struct
 
 import pytest
+from fakes import RAM, SERCOM4, PortMcu, gpio_out, spi
 from samd51.periph import dmac as D
 from samd51.periph import sercom as S
-from samd51.periph.gclk import Gclk
-from samd51.periph.port import DIRSET, OUTCLR, OUTSET, Port, pin_number
-
-RAM = 0x20000000
-
-
-class FakeMcu:
-    def __init__(self):
-        self.t = 0
-        self.events = []
-        self.pending = set()
-        self.lines = []
-        self.ram = bytearray(0x10000)
-        self.periph = {}
-        self.mmio = {}            # base -> peripheral, for DMA beats to registers
-        self.add(Port(self))
-        gclk = self.add(Gclk(self))
-        for channel in S.GCLK_ID_CORE.values():
-            gclk.write(Gclk.PCHCTRL + 4 * channel, 4, 0x40)
-        self.add(D.Dmac(self, "DMAC", 0x4100A000, (31, 32, 33, 34, 35)))
-
-    def add(self, p, base=None):
-        self.periph[p.NAME] = p
-        self.mmio[p.BASE if base is None else base] = p
-        return p
-
-    @property
-    def port(self):
-        return self.periph["PORT"]
-
-    def peripheral(self, name):
-        return self.periph.get(name)
-
-    @property
-    def cycles(self):
-        return self.t * 120 // 1000
-
-    def now_ns(self):
-        return self.t
-
-    def at(self, ns, fn):
-        event = [self.t + max(0, int(ns)), fn]
-        self.events.append(event)
-        return event
-
-    def cancel(self, handle):
-        if handle is not None:
-            handle[1] = None
-
-    def advance(self, ns):
-        end = self.t + ns
-        while True:
-            due = [e for e in self.events if e[1] is not None and e[0] <= end]
-            if not due:
-                break
-            event = min(due, key=lambda e: e[0])
-            self.t = max(self.t, event[0])
-            fn, event[1] = event[1], None
-            fn()
-        self.events = [e for e in self.events if e[1] is not None]
-        self.t = end
-
-    def set_pending(self, irqn):
-        self.pending.add(irqn)
-
-    def clear_pending(self, irqn):
-        self.pending.discard(irqn)
-
-    @property
-    def bus(self):
-        return self
-
-    def owner(self, addr):
-        return self._owner(addr)[1]
-
-    @staticmethod
-    def decodes(addr):
-        return addr >= 0x40000000
-
-    def _owner(self, addr):
-        for base, p in self.mmio.items():
-            if base <= addr < base + 0x400:
-                return base, p
-        return None, None
-
-    def mem_read(self, addr, n):
-        base, p = self._owner(addr)
-        if p is not None:
-            return bytes(p.read(addr - base + i, 1) for i in range(n))
-        return bytes(self.ram[addr - RAM: addr - RAM + n])
-
-    def mem_write(self, addr, data):
-        base, p = self._owner(addr)
-        if p is not None:
-            for i, b in enumerate(bytes(data)):
-                p.write(addr - base + i, 1, b)
-        else:
-            self.ram[addr - RAM: addr - RAM + len(data)] = bytes(data)
-
-    def log(self, kind, text):
-        self.lines.append((kind, text))
-
-    def unmodelled(self, periph, offset, size, op, value=None):
-        self.lines.append(("unmodelled", "%s+0x%x %s" % (periph.NAME, offset, op)))
-
-
-def gpio_out(mcu, pin, level):
-    """A pin as digitalio drives it: an output, set or cleared."""
-    n = pin_number(pin)
-    group = 0x80 * (n // 32)
-    mcu.port.write(group + DIRSET, 4, 1 << (n % 32))
-    mcu.port.write(group + (OUTSET if level else OUTCLR), 4, 1 << (n % 32))
 
 
 class Recorder(S.SpiPart):
@@ -136,25 +24,9 @@ class Recorder(S.SpiPart):
         return byte ^ 0xFF
 
 
-SERCOM4 = 0x43000000
-CTRLA_SPI = (S.MODE_SPI_MASTER << S.MODE_SHIFT) | (2 << 16)     # DOPO 2: PAD3 data out, PAD1 clock
-
-
-def spi(mcu, baud=0, rxen=True):
-    """SERCOM4 as busio.SPI sets it up (spi_m_sync_init then configure): SWRST, mode, RXEN, BAUD, ENABLE."""
-    s = mcu.add(S.Sercom(mcu, "SERCOM4", SERCOM4, (62, 63, 64, 65)))
-    s.write(S.CTRLA, 4, S.CTRLA_SWRST)
-    assert s.read(S.CTRLA, 4) & S.CTRLA_SWRST == 0 and s.read(S.SYNCBUSY, 4) == 0
-    s.write(S.CTRLA, 4, CTRLA_SPI)
-    s.write(S.CTRLB, 4, S.CTRLB_RXEN if rxen else 0)
-    s.write(S.BAUD, 1, baud)
-    s.write(S.CTRLA, 4, CTRLA_SPI | S.CTRLA_ENABLE)
-    return s
-
-
 @pytest.fixture
 def mcu():
-    return FakeMcu()
+    return PortMcu()
 
 
 @pytest.fixture
@@ -338,7 +210,7 @@ def test_instances_are_the_j19a_six(mcu):
 
 
 def test_a_dma_block_in_one_call_is_the_same_as_beat_by_beat(mcu):
-    a, b = FakeMcu(), FakeMcu()
+    a, b = PortMcu(), PortMcu()
     runs = []
     for m, bulk in ((a, False), (b, True)):
         s = spi(m)
@@ -371,7 +243,7 @@ def test_the_dmac_moves_a_chain_as_blocks_with_what_beat_by_beat_gives():
     write-back and beat counts, for a chain of two descriptors with a D/C change between the writes."""
     runs = []
     for blocks in (False, True):
-        m = FakeMcu()
+        m = PortMcu()
         d = m.add(D.Dmac(m, "DMAC", 0x4100A000, (31, 32, 33, 34, 35)))
         d.write(D.BASEADDR, 4, DESC)
         d.write(D.WRBADDR, 4, WRB)

@@ -2,10 +2,10 @@
 the PyBadge's view, PNG export, the backlight duty reported with it, and the panel behind a real SERCOM."""
 
 import pytest
+from fakes import PortMcu, gpio_out, spi
 from PIL import Image
 from samd51.parts import st7735r as P
 from samd51.periph import sercom as S
-from test_sercom import FakeMcu, gpio_out, spi
 
 DELAY = 0x80
 # board.c's display_init_sequence (9.1.1, boards/pybadge): command, count (| DELAY), args, [ms]
@@ -132,7 +132,7 @@ def test_png_export_and_report(panel, tmp_path):
 
 
 def test_behind_sercom4_with_cs_and_dc_from_port():
-    mcu = FakeMcu()
+    mcu = PortMcu()
     s = spi(mcu)
     panel = P.ST7735R()
     s.attach(panel, cs="PB07", dc="PB05")

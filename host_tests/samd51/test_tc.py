@@ -4,6 +4,7 @@ audioio's path: TC5 MFRQ overflow -> EVSYS -> DAC START0, and -> DMA (HWORD samp
 import struct
 
 import pytest
+from fakes import RAM, PortMcu
 from samd51.periph import dac as A
 from samd51.periph import dmac as D
 from samd51.periph import evsys as E
@@ -11,7 +12,6 @@ from samd51.periph import tc as T
 from samd51.periph import tcc as C
 from samd51.periph.gclk import Gclk
 from samd51.periph.port import PINCFG, PINCFG_PMUXEN, PMUX
-from test_sercom import RAM, FakeMcu
 
 TC2, TC5, TCC1 = 0x4101A000, 0x42001800, 0x41018000
 
@@ -37,7 +37,7 @@ def pwm_backlight(t, top, duty):
 @pytest.fixture
 def mcu():
     """GCLK generator 0 as at reset (DFLL48M) on every TC/TCC channel; a DMAC and EVSYS with nothing on."""
-    mcu = FakeMcu()
+    mcu = PortMcu()
     gclk = mcu.add(Gclk(mcu))
     for channel in (9, 25, 26, 29, 30, 38):
         gclk.write(Gclk.PCHCTRL + 4 * channel, 4, 0x40)
