@@ -32,8 +32,14 @@ const { StepRunner } = require('./lib/steps');
 const { report } = require('./lib/report');
 
 // the steps: the scenario's, then the key words' (after READY when there is no scenario)
+// (a bad scenario, word or steps file: one line, exit 2)
 function planSteps(opts, buttons) {
-  const steps = opts.scenario ? parseScenario(fs.readFileSync(opts.scenario, 'utf8')).steps : [];
+  let steps = [];
+  try {
+    if (opts.scenario) steps = parseScenario(fs.readFileSync(opts.scenario, 'utf8')).steps;
+  } catch (e) {
+    bad(`--scenario ${opts.scenario}: ${e.message}`);
+  }
   const keyed = opts.steps !== null || (opts.keys || '').trim() || opts.randomKeys;
   if (!keyed) return steps;
   if (!opts.scenario) steps.push({ 'wait-serial': 'SULTAN READY' });
@@ -47,12 +53,12 @@ function planSteps(opts, buttons) {
 function main() {
   const opts = parseArgs(process.argv);
   const net = new Netlist(JSON.parse(fs.readFileSync(opts.diagram, 'utf8')));
+  const steps = planSteps(opts, net.buttons());
   const rom = readBootrom(opts.bootrom);
   const image = readFlash(opts);
   fs.mkdirSync(opts.out, { recursive: true });
   const board = new Board(opts, rom, image, net);
   board.boot('power-on');
-  const steps = planSteps(opts, board.buttons);
   let runner = null;
   // the flash image, the last NeoPixel frame, the report
   const finish = (error) => {
