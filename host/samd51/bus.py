@@ -89,7 +89,7 @@ class Bus:
 
     def _fail(self, err):
         uc = self.mcu.uc
-        if getattr(uc, "_hook_exception", None) is None:
+        if uc._hook_exception is None:     # the binding's own slot for an error raised in a callback
             uc._hook_exception = err
         uc.emu_stop()
 

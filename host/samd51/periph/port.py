@@ -33,12 +33,15 @@ class Port(Registers):
     NAME, BASE, SIZE = "PORT", 0x41008000, 0x200
     REGS = {g * GROUP_SIZE + off: w for g in range(GROUPS) for off, w in _PORT_REGS.items()}
 
+    def __init__(self, mcu, name=None, base=None, irqs=None):
+        self.listeners = {}       # pin number -> [fn]: parts stay attached across a reset
+        super().__init__(mcu, name, base, irqs)
+
     def reset(self):
         super().reset()
         self.dir = [0] * GROUPS
         self.out = [0] * GROUPS
         self.driven = {}          # pin number -> level an external part drives
-        self.listeners = getattr(self, "listeners", {})   # parts stay attached across a reset
         self.last_level = {}
 
     # -- the parts' side -------------------------------------------------------------------------------------
