@@ -1,4 +1,5 @@
-"""PORT (I/O pin controller, groups A and B) and EIC (external interrupts), as the board's parts see them.
+"""PORT (I/O pin controller, groups A and B), as the board's parts see it; an edge on a pin muxed to the EIC
+goes on to it (eic.py).
 
 Pins are named as on the datasheet, "PA01", "PB23". A part listens to an output with
 ``port.on_change(pin, fn)`` (``fn(level)`` when the pin's driven level changes; ``mcu.cycles`` is the time)
@@ -57,10 +58,9 @@ class Port(Registers):
             self.driven.pop(n, None)
         else:
             self.driven[n] = 1 if level else 0
-        eic = self.mcu.peripheral("EIC")
         to_eic = self.pincfg(n) & PINCFG_PMUXEN and self.function(n) == 0   # function A: EXTINT
-        if eic is not None and to_eic and self.level(n) != before:
-            eic.pin_edge(n, self.level(n))
+        if to_eic and self.level(n) != before:
+            self.mcu.peripheral("EIC").pin_edge(n, self.level(n))
 
     def level(self, pin):
         """The level on the pin: what the chip drives if an output, else the part's or the pull's."""
@@ -158,69 +158,3 @@ class Port(Registers):
                     fn(level)
             elif level is None:
                 self.last_level[n] = None
-
-
-# EIC registers
-EIC_CTRLA, NMICTRL, NMIFLAG, EIC_SYNCBUSY, EIC_EVCTRL = 0x00, 0x01, 0x02, 0x04, 0x08
-EIC_INTENCLR, EIC_INTENSET, EIC_INTFLAG, ASYNCH, CONFIG0, CONFIG1 = 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x20
-DEBOUNCEN, DPRESCALER, PINSTATE = 0x30, 0x34, 0x38
-EIC_IRQ0 = 12                # EXTINT n -> NVIC line 12 + n
-SENSE_RISE, SENSE_FALL, SENSE_BOTH, SENSE_HIGH, SENSE_LOW = 1, 2, 3, 4, 5
-
-
-class Eic(Registers):
-    NAME, BASE = "EIC", 0x40002800
-    IRQS = tuple(range(EIC_IRQ0, EIC_IRQ0 + 16))
-    REGS = {EIC_CTRLA: 1, NMICTRL: 1, NMIFLAG: 2, EIC_SYNCBUSY: 4, EIC_EVCTRL: 4, EIC_INTENCLR: 4,
-            EIC_INTENSET: 4, EIC_INTFLAG: 4, ASYNCH: 4, CONFIG0: 4, CONFIG1: 4, DEBOUNCEN: 4, DPRESCALER: 4,
-            PINSTATE: 4}
-
-    def reset(self):
-        super().reset()
-        self.inten = 0
-        self.flags = 0
-
-    def read_reg(self, reg):
-        if reg == EIC_SYNCBUSY:
-            return 0
-        if reg in (EIC_INTENSET, EIC_INTENCLR):
-            return self.inten
-        if reg == EIC_INTFLAG:
-            return self.flags
-        return super().read_reg(reg)
-
-    def write_reg(self, reg, bits, mask):
-        if reg == EIC_INTENSET:
-            self.inten |= bits
-        elif reg == EIC_INTENCLR:
-            self.inten &= ~bits
-        elif reg == EIC_INTFLAG:
-            self.flags &= ~bits
-        elif reg == EIC_CTRLA and bits & 1:   # SWRST
-            self.reset()
-        else:
-            super().write_reg(reg, bits, mask)
-            return
-        self._lines()
-
-    def sense(self, line):
-        config = self.value(CONFIG0 if line < 8 else CONFIG1)
-        return (config >> (4 * (line % 8))) & 7
-
-    def pin_edge(self, n, level):
-        """A pin muxed to the EIC (function A) changed level: raise its line's flag if the sense matches."""
-        line = n % 16
-        if not self.value(EIC_CTRLA) & 0x2:
-            return
-        sense = self.sense(line)
-        if (sense == SENSE_BOTH or (sense == SENSE_RISE and level) or (sense == SENSE_FALL and not level)
-                or (sense == SENSE_HIGH and level) or (sense == SENSE_LOW and not level)):
-            self.flags |= 1 << line
-            self._lines()
-
-    def _lines(self):
-        for line in range(16):
-            if self.flags & self.inten & (1 << line):
-                self.mcu.set_pending(EIC_IRQ0 + line)
-            else:
-                self.mcu.clear_pending(EIC_IRQ0 + line)
