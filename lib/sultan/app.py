@@ -44,7 +44,7 @@ import time
 
 from sultan import __version__, const, forget, ticks_diff, ticks_ms
 from sultan.rules import engine
-from sultan.ui.keys import NAMES
+from sultan.ui.keys import NAMES, REPEAT_DELAY_MS, REPEAT_MS, REPEATS
 
 SCAN_MS = const(18)  # a quiet pass's sleep before it scans the keys (below keypad's 20 ms interval)
 DIM_MS = const(30000)  # no key this long: the backlight at a fifth
@@ -108,6 +108,15 @@ def _rest(scan, held, dark, cascade, sound, idle):
         return 0x100  # until the queue empties, a press of a key down is this scan's echo
     time.sleep(0.02 if dark and not cascade else idle)
     return held
+
+
+def _ready(console, board_id, ctrl, store):
+    """The READY line, with the heap in use then (the start-up's garbage is free memory); the game."""
+    g = ctrl.game
+    gc.collect()
+    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
+        gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
+    return g
 
 
 def _no_store():
@@ -175,29 +184,25 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
 
 def run(display, keys, board_id="unknown", deal=None, console=print, frames=None, store=None,
         rand_deal=None, idle=0.005, sound=None, scan=None, clock=None):
-    """Play until ``frames`` loop turns have passed (None: for ever) or ``keys`` is exhausted; returns
-    the Controller.  ``keys``: anything with ``.events.get()`` (``keypad``, or ``ScriptedKeys`` on the
-    host); it may set ``exhausted`` to end the loop (a script ran out, the window closed).  ``scan``: a
-    scan of the keys now that reports a key down as pressed (``keys.reset``, where the launcher finds it
-    does), for the idle passes (None: they poll); ``clock``: the animations' ms (None: the board's)."""
-    store = _no_store() if store is None else store
-    sound = Silent() if sound is None else sound
+    """Play ``frames`` passes (None: for ever) or until ``keys`` (``keypad``, ``ScriptedKeys``) is
+    ``exhausted``; the Controller.  ``scan``: keys.reset, for idle passes; ``clock``: animations' ms."""
+    store, sound = _no_store() if store is None else store, Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
-    g = ctrl.game
-    gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
-    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
-        gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
-    saved, settings = ctrl.changes, ctrl.settings()
-    n, events = 0, keys.events
+    g = _ready(console, board_id, ctrl, store)
+    saved, settings, n, events = ctrl.changes, ctrl.settings(), 0, keys.events
     pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
     last, dark = ticks_ms(), 0  # when the last key came; the screen: 0 lit, 1 dimmed, 2 off
-    held = 0  # with scan: the keys down by the events (bit k: key number k); 0x100: just scanned
+    # with scan, the keys down (bit k: key k; 0x100: just scanned); a held arrow (keys.REPEATS, -1: none)
+    held, rep, wait = 0, -1, 0  # and ``wait``: its next repeat's ms after ``last``
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
         ev = pending or events.get()
         pending = None
-        if ev is None:
+        if ev is None and rep >= 0 and ticks_diff(ticks_ms(), last) >= wait:
+            k, wait = rep, REPEAT_MS  # the held arrow again: a key like any other
+            last = ticks_ms()
+        elif ev is None:
             store.idle()  # writes pending actions once the player pauses
             ctrl.idle()  # reads what the menu did not need to show at once
             if getattr(keys, "exhausted", False):
@@ -207,16 +212,21 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             dark = _screen(display, sound, store, ctrl, dark, ticks_diff(ticks_ms(), last))
             held = _rest(scan, held & 0xFF, dark, cascade, sound, idle)
             continue
-        held, ev = _held(held, ev) if scan else (held, ev)
-        if ev is None or not ev.pressed:
-            continue
-        last = ticks_ms()
-        if dark:  # the key that lights the screen again is not played
-            dark = _screen(display, sound, store, ctrl, dark, -1)
-            continue
-        k = ev.key_number
-        if not 0 <= k < len(NAMES):
-            continue
+        else:
+            held, ev = _held(held, ev) if scan else (held, ev)
+            if ev is None:  # a scan's echo of a key down: not an event
+                continue
+            rep = -1  # any key event ends a repeat; an arrow's press starts one
+            if not ev.pressed:
+                continue
+            last = ticks_ms()
+            if dark:  # the key that lights the screen again is not played
+                dark = _screen(display, sound, store, ctrl, dark, -1)
+                continue
+            k = ev.key_number
+            if not 0 <= k < len(NAMES):
+                continue
+            rep, wait = k if REPEATS >> k & 1 else -1, REPEAT_DELAY_MS
         if cascade:
             cascade = cascade.stop(g, console)  # the key that ends it brings the won panel
         else:
@@ -232,8 +242,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         screen.update(ctrl)
         if cascade:
             screen.show_panel(ctrl, False)  # the won panel waits for the end of the cascade
-        display.refresh()
-        # said once the answer is on the screen, before the saves (the Pico's NVM: 51 ms a record)
+        display.refresh()  # then its line, then the saves (the Pico's NVM: 51 ms a record)
         console("SULTAN key=%s placed=%d pass=%d status=%s"
                 % (NAMES[k], g.placed, g.pass_no, engine.STATUS_NAMES[g.status()]))
         if ctrl.changes != saved:

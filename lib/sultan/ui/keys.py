@@ -23,3 +23,11 @@ UP = const(6)
 LEFT = const(7)
 
 NAMES = ("B", "A", "START", "SELECT", "RIGHT", "DOWN", "UP", "LEFT")
+
+# A held arrow repeats (``sultan.app.run``): a key like any other after REPEAT_DELAY_MS, then every
+# REPEAT_MS until any other key event.  400 ms is well beyond a deliberate tap (100-200 ms), so a
+# press never repeats by accident; 100 ms, ten places a second, is as fast as the eye follows the
+# cursor and still lets go on the place wanted (a cursor move draws in 9-16 ms on the Pico).
+REPEAT_DELAY_MS = const(400)
+REPEAT_MS = const(100)
+REPEATS = const(0xF0)  # the keys that repeat, bit k for key k: RIGHT DOWN UP LEFT; never A B START SELECT
