@@ -18,7 +18,9 @@ WORDS = os.path.join(UI, "words_en.txt")
 MODULE = os.path.join(UI, "lines.py")
 SECTIONS = (("text", "TEXT_", "words.TEXT"), ("menutext", "MENU_TEXT_", "words.MENU_TEXT"))
 
-HEAD = '''"""The place of each keyed line of the words files, by key: ``TEXT_<KEY>`` in ``words.TEXT``,
+HEAD = '''# SPDX-FileCopyrightText: 2026 the Sultan authors
+# SPDX-License-Identifier: MIT
+"""The place of each keyed line of the words files, by key: ``TEXT_<KEY>`` in ``words.TEXT``,
 ``MENU_TEXT_<KEY>`` in ``words.MENU_TEXT``.
 
 Generated from words_en.txt by tools/word_lines.py (host/sultan_host/word_lines.py): do not
