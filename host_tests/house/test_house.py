@@ -319,9 +319,10 @@ def js_tokens(text):
 
 
 def _divides(out):
-    """Whether a `/` after the tokens ``out`` divides (after a value) rather than opening a regular expression."""
+    """Whether a `/` after ``out`` divides (after a value) rather than opens a regular expression."""
     last = out[-1][0] if out else "("
-    return last in _DIVIDES_AFTER or ((last[0].isalnum() or last[0] in "_$") and last not in ("return", "typeof"))
+    value = (last[0].isalnum() or last[0] in "_$") and last not in ("return", "typeof")
+    return last in _DIVIDES_AFTER or value
 
 
 def _quoted_end(text, i):
@@ -439,7 +440,8 @@ class K {
 def test_javascript_functions_and_files_are_small():
     files = dict(js_sources())
     assert "tools/emulate/emulate.js" in files and len(files) >= 10  # the emulator was read
-    over = [(rel, len(text.splitlines())) for rel, text in files.items() if len(text.splitlines()) > JS_FILE_LINES]
+    sizes = {rel: len(text.splitlines()) for rel, text in files.items()}
+    over = {rel: n for rel, n in sizes.items() if n > JS_FILE_LINES}
     assert not over, over
     long = [(rel, name, lines) for rel, text in files.items() for name, lines in js_functions(text)
             if lines > FUNCTION_LINES]

@@ -12,10 +12,40 @@ import sys
 import textwrap
 
 import pytest
-from clones import clone, make
-from runners import ROOT
+from conftest import ROOT
 
 CHECK = os.path.join(ROOT, "tools", "venv_check.py")
+
+
+def tracked_files():
+    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return [p for p in out.stdout.split("\0") if p and os.path.isfile(os.path.join(ROOT, p))]
+
+
+def clone(dst, venv=True):
+    """The tracked files of the working tree in ``dst``, with (``venv``) a stand-in .venv made current."""
+    for rel in tracked_files():
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+        with open(os.path.join(ROOT, rel), "rb") as f, open(os.path.join(dst, rel), "wb") as g:
+            g.write(f.read())
+    if venv:
+        bin_ = os.path.join(dst, ".venv", "bin")
+        os.makedirs(bin_)
+        python = os.path.join(bin_, "python")
+        with open(python, "w") as f:
+            f.write('#!/bin/sh\nexec "%s" "$@"\n' % sys.executable)
+        os.chmod(python, 0o755)
+        stamp = subprocess.run("cat requirements.txt pyproject.toml | cksum | cut -d' ' -f1", shell=True,
+                               cwd=dst, capture_output=True, text=True, check=True).stdout.strip()
+        open(os.path.join(dst, ".venv", ".installed-" + stamp), "w").close()
+    return dst
+
+
+def make(cwd, *args, env=None):
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "CIRCUITPY", "CP", "RP2040"))}
+    base.update(env or {})
+    return subprocess.run(["make", "--no-print-directory"] + list(args), cwd=cwd, env=base,
+                          capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +106,8 @@ UF2, BOOTROM = "CIRCUITPYTHON_UF2=", "RP2040_BOOTROM="
     (["emulate", UF2 + "Makefile", BOOTROM + "Makefile", "COMPARE=1"],
      'usage: make emulate COMPARE=1 DEAL=n KEYS="..."'),
     (["emulate", UF2 + "Makefile", BOOTROM + "Makefile", "COMPARE=1", "DEAL=7", "KEYS=RIGHT DOWN*9!"],
-     "make emulate: COMPARE needs a screenshot a key (NAME or NAME*n): DOWN*9! is a burst, which takes no screenshots"),
+     "make emulate: COMPARE needs a screenshot a key (NAME or NAME*n): "
+     "DOWN*9! is a burst, which takes no screenshots"),
     (["wokwi"], "make wokwi: no CircuitPython 9.x UF2 for the Pico in vendor-local/"),
     (["bench-device"], "make bench-device: no CircuitPython 10.x/9.x/8.x UF2 for the Pico in vendor-local/"),
     (["bench-device", "BENCH_UF2=Makefile", "RP2040_BOOTROM=x.bin"],

@@ -128,7 +128,7 @@ def compare_run(folder, deal, size, keys=None, diff_dir=None):
 
 def expand(keys):
     """The key names played before each screenshot of a --keys run (NAME*n expanded): one screenshot a key,
-    so every word must be NAME or NAME*n (sultan_host.keywords); ValueError says which word is not, and why."""
+    so every word must be NAME or NAME*n (sultan_host.keywords); ValueError says which word is not and why."""
     from sultan_host import keywords
 
     try:
@@ -146,7 +146,7 @@ def main(argv=None):
     ap.add_argument("--size", choices=("160x128", "320x240"), help="the emulator's window")
     ap.add_argument("--keys", help="the --keys given to emulate.js (default: read from the shot names)")
     ap.add_argument("--check-keys", metavar="KEYS",
-                    help="only check, before a run, that KEYS can be compared (exit 2 with the reason if not)")
+                    help="only check, before a run, that KEYS can be compared (else exit 2 with the reason)")
     args = ap.parse_args(argv)
     if args.check_keys is not None:
         try:
