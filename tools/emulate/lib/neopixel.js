@@ -1,6 +1,6 @@
 'use strict';
 // The NeoPixels (WS2812) diagram.json chains to a Pico GPIO, decoded from what the firmware pushes into
-// a PIO state machine's TX FIFO (no emulator needed here; unit-tested in test/units.test.js).
+// a PIO state machine's TX FIFO (no emulator needed here; unit-tested in test/parts.test.js).
 //
 // CircuitPython's RP2040 neopixel_write (8.2.7 to 10.2.1) runs a side-set program on a state machine
 // whose side-set pin is the NeoPixel pin, autopull every 8 bits, shifting left (MSB first), and writes
