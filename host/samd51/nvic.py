@@ -7,8 +7,9 @@ EXC_RETURN value). ``Scs`` is the register file at 0xE000E000 that software sees
 
 from unicorn import arm_const as A
 
+from .faults import DIVBYZERO, INVPC, INVSTATE, NOCP, UNALIGNED, Faults
 from .periph import Peripheral
-from .scs import Scs
+from .scs import SHCSR, Scs
 
 # Exception numbers
 NMI, HARDFAULT, SVCALL, PENDSV, SYSTICK = 2, 3, 11, 14, 15
@@ -18,6 +19,8 @@ PRIO_BITS_MASK = 0xE0        # the SAMD51 implements 3 priority bits (the top on
 
 # Unicorn (QEMU) exception numbers seen by UC_HOOK_INTR
 EXCP_UDEF, EXCP_SWI, EXCP_PREFETCH_ABORT, EXCP_DATA_ABORT, EXCP_BKPT, EXCP_EXCEPTION_EXIT = 1, 2, 3, 4, 7, 8
+# ... and those that are UsageFaults: NOCP, INVSTATE, UNALIGNED, DIVBYZERO
+USAGE_EXCP = {17: NOCP, 18: INVSTATE, 22: UNALIGNED, 23: DIVBYZERO}
 
 BASIC_REGS = (A.UC_ARM_REG_R0, A.UC_ARM_REG_R1, A.UC_ARM_REG_R2, A.UC_ARM_REG_R3, A.UC_ARM_REG_R12,
               A.UC_ARM_REG_LR, A.UC_ARM_REG_PC, A.UC_ARM_REG_XPSR)
@@ -44,6 +47,8 @@ class Nvic:
         self.systick = SysTick(mcu, self)
         self.scs = Scs(mcu, self, self.systick)
         self.dwt = Dwt(mcu)
+        self.faults = Faults(self)
+        self.faults.shcsr = lambda: self.scs.plain[SHCSR]
 
     def reset(self, vtor=0):
         self.pending.clear()
@@ -52,6 +57,7 @@ class Nvic:
         self.prio.clear()
         self.prigroup = 0
         self.vtor = vtor
+        self.faults.reset()
 
     # -- state changes from peripherals and the SCS ---------------------------------------------------------
     def set_pending(self, exc):
@@ -193,10 +199,24 @@ class Nvic:
         uc = self.uc
         pc = uc.reg_read(A.UC_ARM_REG_PC)
         if intno == EXCP_EXCEPTION_EXIT:
+            if not self.active:     # a thread's branch there: a fetch from the execute-never System region
+                self.faults.execute_never(pc & ~1)
+                return
+            if (pc | 1) & 0xFFFFFFE0 != 0xFFFFFFE0 or (pc | 1) & 0xF not in (1, 9, 0xD):
+                self.faults.usage(INVPC, pc & ~1)   # not an EXC_RETURN the ARMv7-M ARM defines
+                return
             self.exit(pc | 1)
             self.take_pending()  # tail-chain (unstacked and stacked again: the same registers either way)
         elif intno == EXCP_SWI:
             self.enter(SVCALL, return_address=pc)
+        elif intno == EXCP_BKPT:
+            self.faults.breakpoint(pc)
+        elif intno in USAGE_EXCP:
+            self.faults.usage(USAGE_EXCP[intno], pc)
+        elif intno == EXCP_PREFETCH_ABORT:
+            self.faults.fetch_bus_error(pc)
+        elif intno == EXCP_DATA_ABORT:
+            self.faults.data_bus_error(pc)
         else:
             self.mcu.stop("CPU exception intno %d at pc=0x%X" % (intno, pc))
 

@@ -3,17 +3,34 @@
 A slice runs the CPU until the next scheduled event (or MAX_SLICE cycles); the block counter stops it.
 Between slices: due events fire and a takeable interrupt is entered. WFI ends ``emu_start`` at the next
 instruction: time then jumps from event to event until an enabled interrupt is pending, PRIMASK or not.
+An instruction Unicorn cannot complete (an unmapped access, an undefined instruction) becomes a fault the
+firmware takes (faults.py); the run stops only on a lockup.
 """
 
 import heapq
 
-from unicorn import UcError
+from unicorn import (
+    UC_ERR_FETCH_PROT,
+    UC_ERR_FETCH_UNALIGNED,
+    UC_ERR_FETCH_UNMAPPED,
+    UC_ERR_INSN_INVALID,
+    UC_ERR_READ_PROT,
+    UC_ERR_READ_UNALIGNED,
+    UC_ERR_READ_UNMAPPED,
+    UC_ERR_WRITE_PROT,
+    UC_ERR_WRITE_UNALIGNED,
+    UC_ERR_WRITE_UNMAPPED,
+    UcError,
+)
 from unicorn import arm_const as A
+
+from .faults import INVSTATE, UNALIGNED, UNDEFINSTR
 
 NEVER = 2 ** 64 - 1
 MAX_SLICE = 200_000                  # cycles at most between two looks at the run loop's state
 WFI = 0xBF30
 WFE = 0xBF20
+XPSR_T = 1 << 24
 
 
 class RunLoop:
@@ -100,7 +117,18 @@ class RunLoop:
             self.uc.reg_write(A.UC_ARM_REG_PC, after | 1)
             self.add_cycles(1)
             return
-        self.stop("cpu error at pc=0x%X: %s" % (pc, err))
+        faults = self.nvic.faults
+        if err.errno in (UC_ERR_READ_UNMAPPED, UC_ERR_WRITE_UNMAPPED, UC_ERR_READ_PROT, UC_ERR_WRITE_PROT):
+            faults.data_bus_error(pc)
+        elif err.errno in (UC_ERR_FETCH_UNMAPPED, UC_ERR_FETCH_PROT):
+            faults.fetch_bus_error(pc)
+        elif err.errno == UC_ERR_INSN_INVALID:   # a BX to an even address leaves Thumb: INVSTATE
+            thumb = self.uc.reg_read(A.UC_ARM_REG_XPSR) & XPSR_T
+            faults.usage(UNDEFINSTR if thumb else INVSTATE, pc)
+        elif err.errno in (UC_ERR_READ_UNALIGNED, UC_ERR_WRITE_UNALIGNED, UC_ERR_FETCH_UNALIGNED):
+            faults.usage(UNALIGNED, pc)
+        else:
+            self.stop("cpu error at pc=0x%X: %s" % (pc, err))
 
     def _sleep(self, end):
         """WFI: time jumps to the next event until an enabled interrupt is pending (PRIMASK or not)."""

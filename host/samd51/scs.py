@@ -11,6 +11,7 @@ CPUID, ICSR, VTOR, AIRCR, SCR, CCR = 0xD00, 0xD04, 0xD08, 0xD0C, 0xD10, 0xD14
 SHPR1, SHPR_END, SHCSR = 0xD18, 0xD24, 0xD24
 CPACR, DHCSR, DEMCR, STIR = 0xD88, 0xDF0, 0xDFC, 0xF00
 FPCCR, FPCAR, FPDSCR = 0xF34, 0xF38, 0xF3C
+CFSR, BFAR, AFSR = 0xD28, 0xD38, 0xD3C    # CFSR, HFSR, DFSR, MMFAR, BFAR: the faults' (faults.py)
 
 CPUID_M4 = 0x410FC241                   # Cortex-M4 r0p1
 NMIPENDSET, PENDSVSET, PENDSVCLR = 1 << 31, 1 << 28, 1 << 27
@@ -20,7 +21,7 @@ VECTKEY, SYSRESETREQ = 0x05FA, 1 << 2
 EXC_NMI, EXC_PENDSV, EXC_SYSTICK, IRQ0 = 2, 14, 15, 16
 # Registers that keep what software writes (the rest are computed or write-1-to-act)
 PLAIN_RESET = {CCR: 0x200, CPACR: 0, SCR: 0, SHCSR: 0, DEMCR: 0, FPCCR: 0xC0000000, FPCAR: 0, FPDSCR: 0,
-               DHCSR: 0, 0xD28: 0, 0xD2C: 0, 0xD30: 0, 0xD34: 0, 0xD38: 0, 0xD3C: 0}
+               DHCSR: 0, AFSR: 0}
 
 
 class Scs(Peripheral):
@@ -51,6 +52,8 @@ class Scs(Peripheral):
         nvic = self.nvic
         if off in self.plain:
             return self.plain[off]
+        if CFSR <= off <= BFAR:
+            return nvic.faults.read(off)
         if ISER <= off < ICER or ICER <= off < ISPR:
             return self._bits(nvic.enabled, off & 0x7F)
         if ISPR <= off < IABR:
@@ -107,6 +110,8 @@ class Scs(Peripheral):
             old = self.plain[off]
             mask = ((1 << (8 * size)) - 1) << (8 * (offset & 3))
             self.plain[off] = (old & ~mask) | shifted
+        elif CFSR <= off <= BFAR:
+            self.nvic.faults.write(off, shifted)
         elif not self._write_word(off, shifted):
             super().write(offset, size, value)
 

@@ -186,7 +186,7 @@ def test_an_interrupt_taken_inside_an_it_block_enters_its_handler_outside_it():
     m = Machine(systick + main, {15: bump(0) + BX_LR}, at=head - len(systick + setup))
     taken_at = []
     enter = m.mcu.nvic.enter
-    m.mcu.nvic.enter = lambda exc, return_address=None: (taken_at.append(m.mcu.pc()), enter(exc, return_address))
+    m.mcu.nvic.enter = lambda exc, ret=None: (taken_at.append(m.mcu.pc()), enter(exc, ret))
     m.mcu.run(cycles=100_000)
     assert head + 4 in taken_at            # some interrupts did come between the IT and its instruction
     assert m.word(0) == len(taken_at) >= 90 and m.word(1) == 0
