@@ -101,6 +101,14 @@ DATASHEET_BASES = {
 }
 
 
+_LAYOUTS = {}   # id(regs) -> (regs, byte cover): the maps set_layout has switched to
+
+
+def cover_of(regs):
+    """byte offset -> the offset of the register holding it."""
+    return {reg + i: reg for reg, width in regs.items() for i in range(width)}
+
+
 class Registers(Peripheral):
     """A peripheral described by its register table: byte-addressable, each register its own width.
 
@@ -118,13 +126,21 @@ class Registers(Peripheral):
         super().__init__(mcu, name, base, irqs)
         cls = type(self)
         if cls.__dict__.get("_cover") is None:
-            cls._cover = {reg + i: reg for reg, width in cls.REGS.items() for i in range(width)}
+            cls._cover = cover_of(cls.REGS)
         self.reset()
 
     def reset(self):
         super().reset()
         for reg, value in self.RESET.items():
             self.store(reg, self.REGS[reg], value)
+
+    def set_layout(self, regs):
+        """Another register map for this instance, as a mode bit switches it (a TC's counter width, a SERCOM's
+        mode): REGS and the byte cover follow; the stored bytes stay."""
+        layout = _LAYOUTS.get(id(regs))
+        if layout is None or layout[0] is not regs:
+            layout = _LAYOUTS[id(regs)] = (regs, cover_of(regs))
+        self.REGS, self._cover = layout
 
     def value(self, reg):
         """What software last wrote to ``reg`` (or its reset value)."""

@@ -211,8 +211,6 @@ class I2cMaster(Mode):
 
 MODES = {MODE_USART_EXT: Usart, MODE_USART_INT: Usart, MODE_SPI_SLAVE: Spi, MODE_SPI_MASTER: Spi,
          MODE_I2C_SLAVE: I2cMaster, MODE_I2C_MASTER: I2cMaster}
-COVERS = {cls: {reg + i: reg for reg, n in cls.REGS.items() for i in range(n)}
-          for cls in (Spi, Usart, I2cMaster)}
 
 
 class Sercom(Registers):
@@ -248,7 +246,7 @@ class Sercom(Registers):
 
     def set_mode(self, cls):
         self.mode = cls(self)
-        self.REGS, self._cover = cls.REGS, COVERS[cls]
+        self.set_layout(cls.REGS)
 
     # -- configuration ------------------------------------------------------------------------------------
     @property

@@ -51,8 +51,6 @@ def layout(width):
 
 
 LAYOUTS = {width: layout(width) for width in (1, 2, 4)}
-COVERS = {width: {reg + i: reg for reg, n in regs.items() for i in range(n)}
-          for width, regs in LAYOUTS.items()}
 
 
 class Tc(Registers):
@@ -84,7 +82,7 @@ class Tc(Registers):
 
     def relayout(self, width):
         self.width = width
-        self.REGS, self._cover = LAYOUTS[width], COVERS[width]
+        self.set_layout(LAYOUTS[width])
 
     @property
     def overflows(self):
