@@ -1,0 +1,51 @@
+"""A bus fault on the real firmware: CircuitPython's HardFault handler resets the chip into safe mode, and
+after the reset its REPL says why (supervisor.runtime.safe_mode_reason). About 25 s of host time; skips with
+one reason without the firmware."""
+
+from pybadge_uf2 import firmware, missing
+
+UF2 = firmware()
+if UF2 is None:
+    pytestmark = missing()
+
+NOWHERE = 0x41400000
+CODE = """import usb_cdc, time
+while not usb_cdc.console.connected:
+    time.sleep(0.01)
+print('LOOPING')
+while True:
+    pass
+"""
+
+
+def test_a_bus_fault_under_code_py_restarts_the_firmware_in_safe_mode(tmp_path):
+    from samd51 import boards, fatimage
+    from samd51.mcu import Mcu
+    from samd51.usbhost import UsbHost
+
+    mcu = Mcu(board=boards.load("pybadge"))
+    mcu.load_uf2(UF2)
+    (tmp_path / "code.py").write_text(CODE)
+    mcu.board.load_flash(fatimage.flash_image(str(tmp_path)))
+    out = bytearray()
+    host = UsbHost(mcu, on_serial=out.extend)
+    mcu.reset()
+    while b"LOOPING" not in out and mcu.now_ns() < 10 ** 10:
+        mcu.run(cycles=1_000_000)
+    assert b"LOOPING" in out
+    # The instruction under way reads from an address nothing decodes, as a stray pointer would.
+    faults = mcu.nvic.faults
+    faults.last_unmapped = NOWHERE
+    faults.data_bus_error(mcu.pc())
+    assert mcu.run(until_ns=mcu.now_ns() + 10 ** 9) == "SYSRESETREQ"   # the handler reset the chip
+    assert [(exc, address) for exc, _bit, _pc, address in faults.taken] == [(3, NOWHERE)]
+    mcu.reset()                                   # a warm reset: RAM keeps the safe-mode reason
+    mcu.run(until_ns=mcu.now_ns() + 2 * 10 ** 9)
+    host.write(b"\r")                             # "Press any key to enter the REPL"
+    mcu.run(until_ns=mcu.now_ns() + 10 ** 9)
+    host.write(b"import supervisor\r")
+    mcu.run(until_ns=mcu.now_ns() + 5 * 10 ** 8)
+    host.write(b"print(supervisor.runtime.safe_mode_reason)\r")
+    mcu.run(until_ns=mcu.now_ns() + 10 ** 9)
+    assert b"code.py" not in out.split(b"LOOPING")[1]          # safe mode: code.py did not run again
+    assert b"SafeModeReason.HARD_FAULT" in out
