@@ -23,9 +23,7 @@ last frame follows, and the key is handed back to the main loop (``play`` return
 lost.  A key already waiting when an animation starts skips it whole.
 """
 
-import time
-
-from sultan import const, forget
+from sultan import const, forget, ticks_diff, ticks_ms
 from sultan.rules import engine
 from sultan.ui.layout import F0, NONE, PARK, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.modes import PLAY
@@ -42,14 +40,6 @@ _FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
 DEAL_ORDER = (F0, F0 + 1, F0 + 2, F0 + 3, SULTAN_PLACE, F0 + 4, F0 + 5, F0 + 6, F0 + 7, 0, 1, 2, 3, 4, 5)
 
 _flyer = None  # (the Screen, its flyer): see ``flyer``
-
-
-def now_ms():
-    """Milliseconds from an arbitrary start: an animation's clock unless it is given one."""
-    try:
-        return time.monotonic_ns() // 1000000
-    except AttributeError:  # a port without it (MicroPython)
-        return int(time.time() * 1000)
 
 
 def ends(action):
@@ -77,7 +67,7 @@ class Animation:
     """One key's animation: its frames, and the key that cut it short."""
 
     def __init__(self, screen, display, events, sound, clock=None):
-        self.now = now_ms if clock is None else clock  # milliseconds (the host's GIF: a frame clock)
+        self.now = ticks_ms if clock is None else clock  # ms, differences by ticks_diff (the GIF: frames')
         self.screen = screen
         self.display = display
         self.events = events
@@ -91,13 +81,13 @@ class Animation:
         self.first = self.last = 0  # when the first and the last frame were on the screen
         self.busy = False  # a won game's cascade runs on in the main loop's idle passes (tick)
         self.cascade = None  # sultan.ui.cascade.Cascade once its first frame is drawn
-        self.due = 0  # when the cascade's next frame is due (0: not begun)
+        self.due = -1  # when the cascade's next frame is due (-1: not begun)
 
     def line(self):
         """The serial line that says it (after the key's line): ``SULTAN anim=<kind> frames=<n>
         first=<ms from the key's animation start to its first frame> ms=<first to last frame>``."""
         return "SULTAN anim=%s frames=%d first=%d ms=%d" % (
-            self.kind, self.frames, self.first - self.start, self.last - self.first)
+            self.kind, self.frames, ticks_diff(self.first, self.start), ticks_diff(self.last, self.first))
 
     def key(self):
         """True once a key has been pressed (kept in ``pending``); releases are noted in ``released``."""
@@ -120,7 +110,7 @@ class Animation:
         if not self.frames:
             self.first = self.last
         self.frames += 1
-        self.cost = self.last - t
+        self.cost = ticks_diff(self.last, t)
 
     def clear(self):
         """The frame of a menu that closes, on its own, before the hint's card travels: at 2x it
@@ -154,7 +144,7 @@ class Animation:
             self.frame()
             if self.key():
                 break
-            t = self.now() - start
+            t = ticks_diff(self.now(), start)
         f.hidden = True
 
     def step(self, g, src, dst, land):
@@ -226,7 +216,7 @@ class Animation:
         for p in DEAL_ORDER:
             end += DEAL_MS
             card = SULTAN_CARD if p == SULTAN_PLACE else card_at(g, p)
-            self.slide(STOCK, p, card, end - self.now())  # late: fewer frames, or none
+            self.slide(STOCK, p, card, ticks_diff(end, self.now()))  # late: fewer frames, or none
             s.show_card(p, card)
 
     def hint(self, g, menu=False):
@@ -248,7 +238,7 @@ class Animation:
         ``CASCADE_MS`` after the winning key's animation; the main loop's idle passes call it, until
         a key): the frame's own cost is inside the period, not added to it."""
         t = self.now()
-        if t < (self.due or self.last + CASCADE_MS):
+        if ticks_diff(t, self.last + CASCADE_MS if self.due < 0 else self.due) < 0:
             return
         self.due = t + CASCADE_MS
         c = self.cascade
@@ -325,7 +315,7 @@ def show_cards(screen, g, a, b):
 
 def play(screen, display, ctrl, moves, events, sound, console, clock=None):
     """Animate what the last key did to ``ctrl`` (the game's move count was ``moves`` before it),
-    say its line (``console``) if it drew a frame; ``clock`` gives milliseconds (None: ``now_ms``).
+    say its line (``console``) if it drew a frame; ``clock`` gives milliseconds (None: ``sultan.ticks_ms``).
 
     Returns (the key that cut it short or None, the ``Animation`` whose cascade is to run in
     the main loop's idle passes after a win, or None, the keys released meanwhile: bit k for key k)."""
