@@ -95,9 +95,9 @@ class Task:
         self.gen, self.epoch, self.tries = gen, epoch, 0
 
 
-class Wire:
-    """The host controller's side of the bus: tasks (generators) yield requests, each a sleep, a wait for
-    data to send, or one transaction on the wire, which gets back (handshake, data)."""
+class HostPort:
+    """The host controller's side of the bus, which a UsbHost owns: tasks (generators) yield requests, each a
+    sleep, a wait for ``wake_writer``, or one transaction on the wire, which gets back (handshake, data)."""
 
     def __init__(self, mcu, usb):
         self.mcu = mcu
@@ -110,17 +110,16 @@ class Wire:
         self._epoch = 0               # a new connection starts a new epoch: older tasks die
         self._bus_free_ns = 0
         self._parked = {}             # endpoint number -> [(task, request)] NAKed, waiting for the firmware
-        self._tx = bytearray()
         self._tx_waiter = None
         usb.on_endpoint = self._on_endpoint
 
-    def _new_epoch(self):
+    def new_epoch(self):
         self._epoch += 1
         self._parked.clear()
         self._tx_waiter = None
         self.address = 0
 
-    def _spawn(self, gen):
+    def spawn(self, gen):
         self._step(Task(gen, self._epoch), None)
 
     def _step(self, task, value):
@@ -134,10 +133,7 @@ class Wire:
         if kind == SLEEP:
             self._after(request[1], task, None)
         elif kind == WAIT_TX:
-            if self._tx:
-                self._after(0, task, None)
-            else:
-                self._tx_waiter = task
+            self._tx_waiter = task
         else:
             task.tries = 0
             self._issue(task, request)
@@ -145,7 +141,7 @@ class Wire:
     def _after(self, ns, task, value):
         self.mcu.at(ns, lambda: self._step(task, value))
 
-    def _wake_writer(self):
+    def wake_writer(self):
         waiter, self._tx_waiter = self._tx_waiter, None
         if waiter is not None:
             self._after(0, waiter, None)
@@ -198,7 +194,7 @@ class Wire:
         for task, request in self._parked.pop(n, ()):
             self._issue(task, request)
 
-    def _token(self, kind, n, data=b""):
+    def token(self, kind, n, data=b""):
         return (yield (kind, self.address, n, bytes(data)))
 
     def control(self, request_type, request, value, index, data_or_length):
@@ -206,36 +202,40 @@ class Wire:
         out = b"" if isinstance(data_or_length, int) else bytes(data_or_length)
         length = data_or_length if isinstance(data_or_length, int) else len(out)
         setup = struct.pack("<BBHHH", request_type, request, value, index, length)
-        handshake, _ = yield from self._token(SETUP, 0, setup)
+        handshake, _ = yield from self.token(SETUP, 0, setup)
         if handshake != ACK:
             return None
         if request_type & 0x80:
             got = b""
             while len(got) < length:
-                handshake, chunk = yield from self._token(IN, 0)
+                handshake, chunk = yield from self.token(IN, 0)
                 if handshake != ACK:
                     return None
                 got += chunk
                 if len(chunk) < self.max_packet0:
                     break
-            handshake, _ = yield from self._token(OUT, 0)   # status: a zero-length OUT
+            handshake, _ = yield from self.token(OUT, 0)   # status: a zero-length OUT
             return got if handshake == ACK else None
         for pos in range(0, len(out), self.max_packet0):
-            handshake, _ = yield from self._token(OUT, 0, out[pos: pos + self.max_packet0])
+            handshake, _ = yield from self.token(OUT, 0, out[pos: pos + self.max_packet0])
             if handshake != ACK:
                 return None
-        handshake, _ = yield from self._token(IN, 0)        # status: a zero-length IN
+        handshake, _ = yield from self.token(IN, 0)        # status: a zero-length IN
         return b"" if handshake == ACK else None
 
     def get_descriptor(self, kind, index, length, language=0):
         return (yield from self.control(0x80, GET_DESCRIPTOR, (kind << 8) | index, language, length))
 
 
+class UsbHost:
+    """Enumeration and the CDC port, over the bus its HostPort drives."""
 
-class UsbHost(Wire):
     def __init__(self, mcu, on_serial=None, usb=None):
-        super().__init__(mcu, usb if usb is not None else mcu.peripheral("USB"))
+        self.mcu = mcu
+        self.usb = usb if usb is not None else mcu.peripheral("USB")
+        self.port = HostPort(mcu, self.usb)
         self.usb.on_attach = self._on_attach
+        self._tx = bytearray()        # bytes for the CDC bulk OUT endpoint
         self.on_serial = on_serial
         self.received = bytearray()   # everything the serial port gave, when no ``on_serial`` is set
         self.state = "detached"       # detached, attached, enumerating, configured, open, failed
@@ -250,7 +250,7 @@ class UsbHost(Wire):
     def write(self, data):
         """Queue bytes for the device's CDC bulk OUT endpoint (sent once the port is open)."""
         self._tx += bytes(data)
-        self._wake_writer()
+        self.port.wake_writer()
 
     def is_open(self):
         return self.state == "open"
@@ -263,11 +263,11 @@ class UsbHost(Wire):
 
     # -- the cable ------------------------------------------------------------------------------------------
     def _on_attach(self, attached):
-        self._new_epoch()            # what was under way belongs to the old connection
+        self.port.new_epoch()        # what was under way belongs to the old connection
         self.cdc = None
         if attached:
             self.state = "attached"
-            self._spawn(self._enumerate())
+            self.port.spawn(self._enumerate())
         elif self.state != "detached":
             self.state = "detached"
             self.mcu.log("usb", "host: device gone")
@@ -286,32 +286,32 @@ class UsbHost(Wire):
 
     def _enumerate_once(self):
         self.state = "enumerating"
-        self.address = 0
+        self.port.address = 0
         self.usb.bus_reset(True)
         yield (SLEEP, RESET_NS)
         self.usb.bus_reset(False)
         yield (SLEEP, RESET_RECOVERY_NS)
-        self.max_packet0 = 8
-        head = yield from self.get_descriptor(DEVICE, 0, 8)
+        self.port.max_packet0 = 8
+        head = yield from self.port.get_descriptor(DEVICE, 0, 8)
         if not head or len(head) < 8:
             return self._fail("no device descriptor (%r)" % (head,))
-        self.max_packet0 = head[7]
-        if (yield from self.control(0x00, SET_ADDRESS, DEVICE_ADDRESS, 0, 0)) is None:
+        self.port.max_packet0 = head[7]
+        if (yield from self.port.control(0x00, SET_ADDRESS, DEVICE_ADDRESS, 0, 0)) is None:
             return self._fail("SET_ADDRESS")
         yield (SLEEP, SET_ADDRESS_RECOVERY_NS)
-        self.address = DEVICE_ADDRESS
-        dev = yield from self.get_descriptor(DEVICE, 0, 18)
+        self.port.address = DEVICE_ADDRESS
+        dev = yield from self.port.get_descriptor(DEVICE, 0, 18)
         if not dev or len(dev) < 18:
             return self._fail("device descriptor at the new address (%r)" % (dev,))
         vid, pid = struct.unpack_from("<HH", dev, 8)
         self.device = {"vid": vid, "pid": pid}
-        qualifier = yield from self.get_descriptor(DEVICE_QUALIFIER, 0, 10)
+        qualifier = yield from self.port.get_descriptor(DEVICE_QUALIFIER, 0, 10)
         self.device["high_speed"] = qualifier is not None   # a full-speed-only device stalls it
         config = yield from self._read_configuration()
         if config is None:
             return self._fail("configuration descriptor")
         yield from self._read_strings(dev)
-        if (yield from self.control(0x00, SET_CONFIGURATION, config[5], 0, 0)) is None:
+        if (yield from self.port.control(0x00, SET_CONFIGURATION, config[5], 0, 0)) is None:
             return self._fail("SET_CONFIGURATION")
         self.state = "configured"
         self.interfaces = parse_configuration(config)
@@ -321,43 +321,43 @@ class UsbHost(Wire):
         yield from self._open_cdc()
 
     def _read_configuration(self):
-        head = yield from self.get_descriptor(CONFIGURATION, 0, 9)
+        head = yield from self.port.get_descriptor(CONFIGURATION, 0, 9)
         if not head or len(head) < 9:
             return None
         total = struct.unpack_from("<H", head, 2)[0]
-        config = yield from self.get_descriptor(CONFIGURATION, 0, total)
+        config = yield from self.port.get_descriptor(CONFIGURATION, 0, total)
         return config if config is not None and len(config) >= total else None
 
     def _read_strings(self, dev):
-        langs = yield from self.get_descriptor(STRING, 0, 255)
+        langs = yield from self.port.get_descriptor(STRING, 0, 255)
         if not langs or len(langs) < 4:
             return
         lang = struct.unpack_from("<H", langs, 2)[0]
         for name, index in (("manufacturer", dev[14]), ("product", dev[15]), ("serial", dev[16])):
             if index:
-                text = yield from self.get_descriptor(STRING, index, 255, lang)
+                text = yield from self.port.get_descriptor(STRING, index, 255, lang)
                 self.device[name] = string_text(text)
 
     def _open_cdc(self):
         self.cdc = find_cdc(self.interfaces)
         if self.cdc is None:
             return self._fail("no CDC ACM interface")
-        self.bulk_packet = self.cdc[3]
+        self.port.bulk_packet = self.cdc[3]
         itf = self.cdc[0]
-        if (yield from self.control(0x21, SET_LINE_CODING, 0, itf, LINE_CODING)) is None:
+        if (yield from self.port.control(0x21, SET_LINE_CODING, 0, itf, LINE_CODING)) is None:
             return self._fail("SET_LINE_CODING")
-        if (yield from self.control(0x21, SET_CONTROL_LINE_STATE, DTR | RTS, itf, 0)) is None:
+        if (yield from self.port.control(0x21, SET_CONTROL_LINE_STATE, DTR | RTS, itf, 0)) is None:
             return self._fail("SET_CONTROL_LINE_STATE")
         self.state = "open"
         self.opened_ns = self.mcu.now_ns()
         self.mcu.log("usb", "host: serial open (interface %d, IN 0x%02x, OUT 0x%02x)" % self.cdc[:3])
-        self._spawn(self._read_serial())
-        self._spawn(self._write_serial())
+        self.port.spawn(self._read_serial())
+        self.port.spawn(self._write_serial())
 
     def _read_serial(self):
         n = self.cdc[1] & 0x0F
         while True:
-            handshake, data = yield from self._token(IN, n)
+            handshake, data = yield from self.port.token(IN, n)
             if handshake == ACK:
                 if data:
                     self._deliver(data)
@@ -373,7 +373,7 @@ class UsbHost(Wire):
                 yield (WAIT_TX,)
                 continue
             chunk = bytes(self._tx[: self.cdc[3]])
-            handshake, _ = yield from self._token(OUT, n, chunk)
+            handshake, _ = yield from self.port.token(OUT, n, chunk)
             if handshake == ACK:
                 del self._tx[: len(chunk)]
             elif handshake == STALL:
@@ -383,5 +383,5 @@ class UsbHost(Wire):
 
     def _clear_halt(self, address):
         self.mcu.log("usb", "host: endpoint 0x%02x stalled: CLEAR_FEATURE(ENDPOINT_HALT)" % address)
-        yield from self.control(0x02, CLEAR_FEATURE, ENDPOINT_HALT, address, 0)
+        yield from self.port.control(0x02, CLEAR_FEATURE, ENDPOINT_HALT, address, 0)
         yield (SLEEP, FRAME_NS)

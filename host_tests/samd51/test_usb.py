@@ -445,7 +445,7 @@ def test_host_retries_a_frame_later_when_the_address_is_late():
     host = H.UsbHost(m)
     dcd_init(m)
     m.advance(300_000_000)
-    assert host.state == "open" and host.timeouts == 2
+    assert host.state == "open" and host.port.timeouts == 2
     assert [r[1] for r in stack.requests].count(H.SET_ADDRESS) == 1   # no second enumeration was needed
 
 

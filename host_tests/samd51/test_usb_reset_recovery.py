@@ -66,7 +66,7 @@ def test_a_device_busy_after_the_reset_still_gets_its_first_setup():
     m.advance(H.ATTACH_DEBOUNCE_NS + 300_000_000)
     assert stack.skipped == 0
     assert host.state == "open", m.lines
-    assert host.timeouts == 0 and not any("timed out" in line[2] for line in m.lines)
+    assert host.port.timeouts == 0 and not any("timed out" in line[2] for line in m.lines)
 
 
 def test_the_stand_in_loses_a_setup_queued_with_its_bus_reset():
