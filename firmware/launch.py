@@ -21,6 +21,11 @@ PROFILES = {
     "edgebadge": "profile_pybadge",  # the same buttons and screen
     "pygamer": "profile_pygamer",
     "raspberry_pi_pico": "profile_pico_ili9341",  # the Wokwi board: ILI9341 + 74HC165
+    # the same header wired the same way (the W's radio keeps to GPIO 23-25 and 29, which the profile
+    # leaves alone); only the RP2040 Pico is run in tools/emulate
+    "raspberry_pi_pico_w": "profile_pico_ili9341",
+    "raspberry_pi_pico2": "profile_pico_ili9341",
+    "raspberry_pi_pico2_w": "profile_pico_ili9341",
 }
 
 
