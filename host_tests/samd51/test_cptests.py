@@ -159,17 +159,18 @@ def test_images_are_ordered_by_version_not_by_name(tmp_path):
 # ------------------------------------------------------------------ report and command line
 def test_report_counts_and_lists_what_did_not_pass(tmp_path):
     run = {"image": "pybadge-10.2.1", "wall_s": 3.0, "boot_wall_s": 1.0, "results": [
-        {"test": "basics/a.py", "kind": "pass", "reason": "", "wall_s": 0.5},
-        {"test": "basics/b.py", "kind": "fail", "reason": "line 1: x", "wall_s": 2.0},
-        {"test": "basics/c.py", "kind": "skip", "reason": "SKIP", "wall_s": 0.0}]}
+        {"test": "basics/a.py", "kind": "pass", "reason": "", "cpu_s": 0.5},
+        {"test": "basics/b.py", "kind": "fail", "reason": "line 1: x", "cpu_s": 2.0},
+        {"test": "basics/c.py", "kind": "skip", "reason": "SKIP", "cpu_s": 0.0}]}
     assert report.counts(run) == {"pass": 1, "fail": 1, "skip": 1, "crash": 0}
     lines = report.summary_lines([run])
     assert lines[1].split()[:5] == ["pybadge-10.2.1", "1", "1", "1", "0"]
+    assert "tests 2 s CPU" in lines[1] and "slowest basics/b.py 2.0 s" in lines[1]
     assert lines[-1] == "pybadge-10.2.1 fail basics/b.py: line 1: x"
     assert os.path.isfile(report.write([run], str(tmp_path)))
 
 
-@pytest.mark.parametrize("args", [["--boards", "pyportal"], ["--only", "("], ["--sim-s", "0"], ["--bogus"]])
+@pytest.mark.parametrize("args", [["--boards", "pyportal"], ["--only", "("], ["--cpu-s", "0"], ["--bogus"]])
 def test_a_bad_argument_is_one_line_and_exit_2(args):
     r = subprocess.run([sys.executable, "-m", "sultan_host.cptests"] + args, capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.startswith("cptests: ") and len(r.stderr.splitlines()) == 1
@@ -210,3 +211,22 @@ def test_the_pico_image_is_chosen_by_major_and_version_numbers(tmp_path):
     assert os.path.basename(pico.firmware(9, str(tmp_path))[0]).endswith("-9.10.0.uf2")
     assert os.path.basename(pico.firmware(10, str(tmp_path))[0]).endswith("-10.2.1.uf2")
     assert pico.firmware(7, str(tmp_path)) is None
+
+
+def test_a_copy_that_stops_answering_is_killed_by_its_cpu_time():
+    from sultan_host.cptests import device
+
+    rd, wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # a copy stuck in a loop, as a CPU stuck inside Unicorn
+        while True:
+            pass
+    os.close(wr)
+    assert device._collect(rd, pid, 0.5) == b""      # killed, nothing kept
+    rd, wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(wr, b"answer")
+        os._exit(0)
+    os.close(wr)
+    assert device._collect(rd, pid, 0.5) == b"answer"

@@ -1,7 +1,7 @@
 """``python -m sultan_host.cptests``: CircuitPython's tests/basics and tests/float on the SAMD51 images.
 
     python -m sultan_host.cptests [--boards pybadge,pygamer] [--cp 10] [--only REGEX] [--out DIR]
-        [--sim-s 60] [--wall-s 120] [--pico] [--quiet]
+        [--sim-s 60] [--cpu-s 120] [--pico] [--quiet]
 
 Every image of the boards in vendor-local/<board>/, oldest first; each test in a fresh copy of the booted
 machine, judged as run-tests.py judges it.  Prints the counts, each failure and crash with why, the
@@ -45,7 +45,7 @@ def parse(argv):
     p.add_argument("--only", help="a regex searched in each test's path, e.g. 'basics/list' or 'float/'")
     p.add_argument("--out", default=os.path.join(ROOT, "build", "cptests", "results"), help="results' folder")
     p.add_argument("--sim-s", type=_positive, default=runner.SIM_S, help="a test's simulated-time limit")
-    p.add_argument("--wall-s", type=_positive, default=runner.WALL_S, help="a test's host-time limit")
+    p.add_argument("--cpu-s", type=_positive, default=runner.CPU_S, help="a test's host CPU-time limit")
     p.add_argument("--pico", action="store_true", help="run what did not pass on the Pico's too")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     a = p.parse_args(argv)
@@ -88,7 +88,7 @@ def main(argv=None):
     runs = []
     with tempfile.TemporaryDirectory(prefix="cptests-") as empty:
         for image in found:
-            suite = runner.Suite(image, root, expected, empty, log=log, sim_s=a.sim_s, wall_s=a.wall_s)
+            suite = runner.Suite(image, root, expected, empty, log=log, sim_s=a.sim_s, cpu_s=a.cpu_s)
             runs.append(suite.run(tests))
             path = report.write(runs, a.out)   # after each image: a long run keeps what it has
     if a.pico:

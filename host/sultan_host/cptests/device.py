@@ -68,9 +68,11 @@ class Booted:
         return None
 
     # -- one script, in a copy ------------------------------------------------------------------------------
-    def run(self, script, sim_ms=60000, wall_s=120):
+    def run(self, script, sim_ms=60000, cpu_s=120):
         """The raw REPL's answer to ``script`` in a fresh copy of the booted machine: {stdout, stderr (bytes),
-        sim_ms, wall_s, error: None, or why the run has no answer (a machine stop, a time limit)}."""
+        sim_ms, cpu_s (the copy's host CPU), wall_s, error: None, or why the run has no answer (a machine
+        stop, a time limit)}.  The host limit is CPU time, so a busy host does not turn a test into a crash;
+        a copy that stops answering (a CPU stuck in Unicorn) is killed at ``cpu_s`` + 10 s of its CPU."""
         started = time.time()
         rd, wr = os.pipe()
         pid = os.fork()
@@ -78,60 +80,75 @@ class Booted:
             os.close(rd)
             code = 0
             try:
-                answer = self._answer(script, sim_ms, started + wall_s)
+                answer = self._answer(script, sim_ms, cpu_s)
             except BaseException as err:  # noqa: BLE001  (the child must always answer and exit)
-                answer, code = {"stdout": b"", "stderr": b"", "sim_ms": 0.0,
+                answer, code = {"stdout": b"", "stderr": b"", "sim_ms": 0.0, "cpu_s": time.process_time(),
                                 "error": "the runner failed: %s: %s" % (type(err).__name__, err)}, 1
             with os.fdopen(wr, "wb") as f:
                 f.write(pickle.dumps(answer))
             os._exit(code)
         os.close(wr)
-        data = self._collect(rd, pid, started + wall_s + 10)
+        data = _collect(rd, pid, cpu_s + 10)
         answer = pickle.loads(data) if data else {
-            "stdout": b"", "stderr": b"", "sim_ms": None,
-            "error": "no answer from the copy (wall-time limit %d s, or it died)" % wall_s}
+            "stdout": b"", "stderr": b"", "sim_ms": None, "cpu_s": None,
+            "error": "the copy stopped answering (killed after %d s of CPU)" % (cpu_s + 10)}
         answer["wall_s"] = time.time() - started
         return answer
 
-    @staticmethod
-    def _collect(rd, pid, deadline):
-        chunks = []
-        try:
-            while True:
-                left = deadline - time.time()
-                if left <= 0 or not select.select([rd], [], [], left)[0]:
-                    os.kill(pid, signal.SIGKILL)
-                    chunks = []
-                    break
-                chunk = os.read(rd, 1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        finally:
-            os.close(rd)
-            os.waitpid(pid, 0)
-        return b"".join(chunks)
-
-    def _answer(self, script, sim_ms, wall_deadline):
+    def _answer(self, script, sim_ms, cpu_s):
         mcu, heard = self.mcu, self.heard
         start = len(heard)
         t0 = mcu.now_ns()
         end = t0 + int(sim_ms * 1e6)
+        cpu0 = time.process_time()
         self.host.write(bytes(script) + EOT)
         error = None
         while heard.count(EOT, start) < 2:
             if mcu.now_ns() >= end:
                 error = "no end within %g s simulated" % (sim_ms / 1000)
                 break
-            if time.time() > wall_deadline:
-                error = "no end within the wall-time limit"
+            if time.process_time() - cpu0 > cpu_s:
+                error = "no end within %g s of host CPU" % cpu_s
                 break
             reason = mcu.run(until_ns=mcu.now_ns() + int(SLICE_MS * 1e6))
             if reason != "cycles":
                 error = "the machine stopped: %s" % reason
                 break
         stdout, stderr = split_answer(bytes(heard[start:]))
-        return {"stdout": stdout, "stderr": stderr, "sim_ms": (mcu.now_ns() - t0) / 1e6, "error": error}
+        return {"stdout": stdout, "stderr": stderr, "sim_ms": (mcu.now_ns() - t0) / 1e6,
+                "cpu_s": time.process_time() - cpu0, "error": error}
+
+
+def _collect(rd, pid, cpu_limit):
+    """What the copy ``pid`` writes to ``rd``; it is killed (and nothing returned) once it has used
+    ``cpu_limit`` seconds of CPU without finishing."""
+    chunks = []
+    try:
+        while True:
+            if not select.select([rd], [], [], 1.0)[0]:
+                if _cpu_of(pid) > cpu_limit:
+                    os.kill(pid, signal.SIGKILL)
+                    chunks = []
+                    break
+                continue
+            chunk = os.read(rd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(rd)
+        os.waitpid(pid, 0)
+    return b"".join(chunks)
+
+
+def _cpu_of(pid):
+    """A process's CPU seconds so far (Linux's /proc: utime + stime)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def split_answer(raw):

@@ -16,7 +16,7 @@ VENDOR = os.path.join(ROOT, "vendor-local")
 BOARDS = ("pybadge", "pygamer")
 UF2 = re.compile(r"^adafruit-circuitpython-([a-z0-9_]+)-en_US-(\d+)\.(\d+)\.(\d+)\.uf2$")
 FEATURE_CHECKS = ("target_info.py", "byteorder.py", "reverse_ops.py") + tuple(judge.CHECKS)
-SIM_S, WALL_S = 60, 120    # a test's limits: simulated seconds, host seconds
+SIM_S, CPU_S = 60, 120    # a test's limits: simulated seconds, host CPU seconds
 
 
 class Image:
@@ -51,10 +51,10 @@ def board_files(root):
 class Suite:
     """One image's run: ``booted`` the machine at its raw REPL, ``expected`` shared between images."""
 
-    def __init__(self, image, root, expected, tree, log=None, sim_s=SIM_S, wall_s=WALL_S):
+    def __init__(self, image, root, expected, tree, log=None, sim_s=SIM_S, cpu_s=CPU_S):
         self.image, self.root, self.expected = image, root, expected
         self.log = log or (lambda text: None)
-        self.sim_s, self.wall_s = sim_s, wall_s
+        self.sim_s, self.cpu_s = sim_s, cpu_s
         self.booted = Booted(image.path, image.board, files=board_files(root), tree=tree)
         self.log("%s: at the raw REPL after %.2f s simulated, %.1f s wall: %s" % (
             image.name, self.booted.boot_ms / 1000, self.booted.boot_wall_s, self.booted.version()))
@@ -64,7 +64,7 @@ class Suite:
         outputs = {}
         for check in FEATURE_CHECKS:
             with open(os.path.join(self.root, "feature_check", check), "rb") as f:
-                answer = self.booted.run(f.read(), self.sim_s * 1000, self.wall_s)
+                answer = self.booted.run(f.read(), self.sim_s * 1000, self.cpu_s)
             outputs[check] = judge.device_output(answer, special=True)[0]
         cpython = self.expected.cpython(os.path.join(self.root, "feature_check", "byteorder.py"))
         features = judge.Features(outputs, cpython)
@@ -74,17 +74,18 @@ class Suite:
         return features
 
     def run_one(self, test):
-        """{test, kind, reason, sim_ms, wall_s, output (when not a pass)}."""
+        """{test, kind, reason, sim_ms, cpu_s, wall_s, output (when not a pass)}."""
         why = self.features.skip_reason(test)
         if why:
-            return {"test": test, "kind": judge.SKIP, "reason": why, "sim_ms": 0.0, "wall_s": 0.0}
+            return {"test": test, "kind": judge.SKIP, "reason": why, "sim_ms": 0.0, "cpu_s": 0.0,
+                    "wall_s": 0.0}
         with open(os.path.join(self.root, test), "rb") as f:
             script = f.read()
         script = judge.START + (b"" if script.startswith(b"#") else b"\n") + script
-        answer = self.booted.run(script, self.sim_s * 1000, self.wall_s)
+        answer = self.booted.run(script, self.sim_s * 1000, self.cpu_s)
         kind, reason, output = judge.verdict(test, answer, lambda: self.expected.of(test))
         rec = {"test": test, "kind": kind, "reason": reason, "sim_ms": answer["sim_ms"],
-               "wall_s": round(answer["wall_s"], 3)}
+               "cpu_s": answer["cpu_s"] and round(answer["cpu_s"], 3), "wall_s": round(answer["wall_s"], 3)}
         if kind in (judge.FAIL, judge.CRASH):
             rec["output"] = (output if output is not None else answer["stdout"] + answer["stderr"])[
                 -4000:].decode("utf-8", "replace")
