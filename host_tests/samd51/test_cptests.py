@@ -3,6 +3,7 @@ answer, run-tests.py's judging rules, the report and the command line."""
 
 import io
 import os
+import signal
 import subprocess
 import sys
 import tarfile
@@ -218,7 +219,8 @@ def test_a_copy_that_stops_answering_is_killed_by_its_cpu_time():
 
     rd, wr = os.pipe()
     pid = os.fork()
-    if pid == 0:   # a copy stuck in a loop, as a CPU stuck inside Unicorn
+    if pid == 0:   # a copy stuck in a loop, as a CPU stuck inside Unicorn (the alarm: never an orphan)
+        signal.alarm(30)
         while True:
             pass
     os.close(wr)
