@@ -69,6 +69,18 @@ def test_baud_0_is_24_mhz_so_a_byte_takes_333_ns(mcu, panel_bus):
     assert not s.read(S.INTFLAG, 1) & S.TXC
 
 
+def test_a_sercom_without_its_core_clock_shifts_nothing(mcu):
+    gclk = mcu.peripheral("GCLK")
+    gclk.write(gclk.PCHCTRL + 4 * S.GCLK_ID_CORE["SERCOM4"], 4, 0)   # GCLK_SERCOM4_CORE off
+    s = spi(mcu)
+    assert s.bit_rate() == 0
+    s.write(S.DATA, 1, 0xAB)
+    mcu.advance(1_000_000)
+    assert not s.read(S.INTFLAG, 1) & S.TXC                      # the byte never goes out
+    gclk.write(gclk.PCHCTRL + 4 * S.GCLK_ID_CORE["SERCOM4"], 4, 0x40)
+    assert s.bit_rate() == 24_000_000                            # generator 0's 48 MHz, BAUD 0
+
+
 def test_a_slower_baud_gives_longer_bytes(mcu):
     s = spi(mcu, baud=23)                        # busio's 1 MHz: 48 MHz / (2 * 24)
     s.write(S.DATA, 1, 0xAB)
