@@ -17,7 +17,9 @@ test('scenario: the Wokwi YAML subset', () => {
   const s = parseScenario(fs.readFileSync(path.join(ROOT, 'wokwi', 'scenario.yaml'), 'utf8'));
   assert.strictEqual(s.version, 1);
   assert.deepStrictEqual(s.steps[0], { 'wait-serial': 'SULTAN READY' });
-  assert.deepStrictEqual(s.steps[2], { 'set-control': { 'part-id': 'btnRight', control: 'pressed', value: 1 } });
+  const press = s.steps[2]['set-control'];
+  assert.deepStrictEqual([press.control, press.value], ['pressed', 1]);
+  assert.ok(new Netlist(diagram).buttons().byId(press['part-id']), press['part-id']);
   assert.strictEqual(parseDuration('60ms'), 60);
   assert.strictEqual(parseDuration('1.5s'), 1500);
   // comments, both quotes, and a file of comments only (no steps)
