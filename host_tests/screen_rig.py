@@ -100,7 +100,7 @@ class Rig:
 
 def panel_text(screen):
     """The panel's lines on show (without the marker's column); [] when it is hidden."""
-    return [line.text[1:] for line in screen.panel.lines if not line.grid.hidden]
+    return [line.text for line in screen.panel.lines if not line.grid.hidden]
 
 
 def panel_rect(rig):

@@ -11,7 +11,7 @@ from sultan.ui.layout import LINE_H, NONE
 
 _UNKNOWN = const(-1)
 _BARS = const(4)  # a ring's bars: top, bottom, left, right
-MARKER_COL = " "  # a panel line's first column: the menu's marker goes there
+_MARKER_COLS = const(1)  # a panel line's first column, left blank: the menu's marker goes there
 
 
 def place(obj, xy, shown=True):
@@ -76,6 +76,6 @@ class Panel:
         for i in range(len(self.lines)):
             line = self.lines[i]
             if i < n:
-                line.write(MARKER_COL + lines[i])
+                line.write(lines[i], _MARKER_COLS)
             place(line.grid, (x, y + i * LINE_H), i < n)
         place(self.marker.grid, (x, y + at * LINE_H), at >= 0)
