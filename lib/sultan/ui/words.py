@@ -172,18 +172,21 @@ def status_text(g, cols, winnable=False):
     full); a known-winnable deal starts with two blank columns, where the screen shows a star.
     """
     t = TEXT
-    lead = "  " if winnable else ""
+    if winnable:
+        cols -= STAR_COLS
     tag = t[TEXT_TAG_LONG] if g.rules else ""
-    s = lead + t[TEXT_STATUS_LONG] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+    s = t[TEXT_STATUS_LONG] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + t[TEXT_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = t[TEXT_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if g.rules:
         tag = t[TEXT_TAG_SHORT]
     if len(s) > cols and g.rules:
-        s = lead + t[TEXT_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+        s = t[TEXT_STATUS_SHORT] % (g.deal, tag, g.pass_no, g.placed, g.missed)
     if len(s) > cols:
-        s = lead + t[TEXT_STATUS_TINY] % (g.deal, tag, g.pass_no, g.placed, g.missed)
-    return s[:cols]
+        s = t[TEXT_STATUS_TINY] % (g.deal, tag, g.pass_no, g.placed, g.missed)
+    if len(s) > cols:  # (a slice or a concatenation is a new str: only when wanted)
+        s = s[:cols]
+    return "  " + s if winnable else s
 
 
 def redeals_left(n):
