@@ -279,6 +279,9 @@ class Menu:
                 more = MORE_ABOVE
             elif k == end - 1 and end < n:
                 more = MORE_BELOW
-            label = self.label(ctrl, k)[:w]
-            lines.append(MENU_INDENT + label + " " * (w - len(label)) + more)
+            label = self.label(ctrl, k)
+            if len(label) > w:
+                label = label[:w]
+            # one new str a line (on CircuitPython each costs a walk over the interned strings)
+            lines.append("%s%s%*s" % (MENU_INDENT, label, w - len(label) + 1, more))
         return lines, i - top
