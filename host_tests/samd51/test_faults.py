@@ -128,3 +128,10 @@ def test_a_handler_returning_to_a_value_no_exc_return_names_is_an_invpc_usage_fa
     m.mcu.nvic.set_pending(11)
     m.mcu.run(cycles=2000)
     assert m.word(0) == 1 << 18 and m.word(1) == FORCED
+
+
+def test_a_branch_to_an_even_address_leaves_thumb_and_faults_invstate_at_the_target():
+    m = Machine(ldr32(1, 0x20001100) + bx(1), {HARDFAULT: REPORT})
+    m.mcu.run(cycles=2000)
+    assert m.word(0) == 1 << 17 and m.word(1) == FORCED and m.word(3) == 0x20001100
+    assert logged(m) == [7]                               # the handler itself ran in Thumb state
