@@ -30,6 +30,7 @@ CAPTION = (
     "plan; a line: keypad latch -> SULTAN key= line, min / median / max ms (n); "
     "a first frame: the key -> its slide's first frame; a panel after or before a card's travel (the anim "
     "line's first to last frame) judged without it")
+PANEL_MS = 80  # every panel's goal: 100 ms less a 20 % margin for the flash reads the time model leaves out
 PANELS = ("menu open", "menu close", "page open", "page close", "digit editor open", "digit editor close",
           "won/lost panel", "won/lost panel close")
 
@@ -116,14 +117,14 @@ def rows(cells, anims, firsts, travel=None):
     for kind in tables.KINDS:
         if kind not in cells or kind not in PANELS + PLAY_KEYS:
             continue
-        goal = "<= 100 ms" if kind in PANELS else ""
+        goal = "<= %d ms" % PANEL_MS if kind in PANELS else ""
         ms = _ms(cells[kind])
-        met = None if not goal or ms is None else ms[1] <= 100
+        met = None if not goal or ms is None else ms[1] <= PANEL_MS
         value = re.sub(r" ms, [0-9,]+ px", " ms", cells[kind])
         own = sorted(travel.get(kind, []))
         if own and goal:
             value += "; less the card's travel, max %d ms" % own[-1]
-            met = own[-1] <= 100
+            met = own[-1] <= PANEL_MS
         out.append((kind if kind in PANELS else "line: " + kind, goal, value, met))
     others = []
     for kind in tables.ANIMS:
