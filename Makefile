@@ -10,7 +10,11 @@ ifneq ($(shell $(VENV_CHECK) sultan sultan_host >/dev/null 2>&1 && echo ok),ok)
 $(shell rm -f $(VENV)/.installed-*)
 endif
 
-.PHONY: test sim cli bench lint clean winnable bundle
+.PHONY: test sim cli bench lint clean winnable bundle help
+
+## make help: these lines, every target with its options (no .venv needed)
+help:
+	@sed -n 's/^## //p' $(firstword $(MAKEFILE_LIST))
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -18,6 +18,8 @@ import os
 import signal
 import sys
 
+from sultan import __version__
+
 from sultan_host.args import Parser, UsageError, one_line
 from sultan_host.cli import play, saves, scan
 from sultan_host.progress import Progress
@@ -28,6 +30,7 @@ COMMANDS = {"play": play.run, "resume": saves.run, "scan": scan.run, "stats": sc
 
 def build_parser():
     p = Parser(prog=PROG, description="Play or analyse Sultan deals headlessly.")
+    p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
     play.add_parser(sub)
     scan.add_parsers(sub)

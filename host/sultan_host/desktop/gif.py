@@ -15,7 +15,7 @@ from sultan_host.desktop.screenshot import checked, picture_options
 
 
 def parse_args(argv=None):
-    p = Parser(prog="screenshot", description="Every frame of a key sequence as an animated GIF.")
+    p = Parser(prog="sultan-screenshot", description="Every frame of a key sequence as an animated GIF.")
     p.add_argument("--gif", action="store_true", help="an animated GIF (this command)")
     picture_options(p, "GIF")
     p.add_argument("--gap", action=Once, default="700", help="ms from one key to the next (100..5000)")

@@ -39,11 +39,12 @@ def render(deal, size, script="", scale=1, store=None, sound=False):
 
 def parse_args(argv=None):
     """The options, every one checked (UsageError on the first that is wrong)."""
-    p = Parser(prog="screenshot", description="Render the Sultan screen to a PNG (with --gif: every frame "
+    p = Parser(prog="sultan-screenshot", description="Render the Sultan screen to a PNG (with --gif: every frame "
                                                "as an animated GIF).")
     p.add_argument("--gif", action="store_true",
-                   help="an animated GIF of every frame instead (--out x.gif; --gap: ms from key to key)")
+                   help="an animated GIF of every frame instead (--out x.gif)")
     picture_options(p, "PNG")
+    p.add_argument("--gap", help="with --gif: ms from one key to the next (100..5000; default 700)")
     return checked(p.parse_args(argv), png_out)
 
 
@@ -76,6 +77,8 @@ def main(argv=None):
         a = parse_args(argv)
         if a.gif:  # the commands hand --gif to desktop.gif before this (desktop.entry, tools/screenshot.py)
             raise UsageError("--gif: python -m sultan_host.desktop.gif makes the GIF")
+        if a.gap is not None:
+            raise UsageError("--gap needs --gif (a PNG is one frame)")
         img, _ctrl = render(a.deal, a.size, a.keys, a.scale)
         png_out(a.out)  # again, just before writing: nothing but a PNG is replaced
         try:

@@ -150,7 +150,7 @@ class PygameKeys:
 
 def parse_args(argv=None):
     """The options, every one checked (UsageError on the first that is wrong)."""
-    p = Parser(prog="sim", description="Play Sultan in a window (Blinka displayio + pygame).")
+    p = Parser(prog="sultan-sim", description="Play Sultan in a window (Blinka displayio + pygame).")
     p.add_argument("--deal", action=Once, default=None, help="deal number (default: random)")
     p.add_argument("--size", action=Once, default="160x128", choices=SIZES,
                    help="160x128 (PyBadge) or 320x240 (Wokwi ILI9341)")
