@@ -163,7 +163,9 @@ GLYPHS = {
     "»": "..... #.#.. .#.#. ..#.# .#.#. #.#.. .....",
     "—": "...... ...... ...... ###### ...... ...... ......",
     "…": "..... ..... ..... ..... ..... ..... #.#.#",
-    "↻": ".###. #.#.# #..#. #.... #...# #...# .###.",  # redeals left, on the empty stock
+    # redeals left, on the empty stock: two arrows, there and back (a 5x7 ring, even with an arrowhead,
+    # read as "C" or "0")
+    "↻": "...#. ##### ...#. ..... .#... ##### .#...",
 }
 
 # Cyrillic letters drawn exactly as the Latin letter beside them
