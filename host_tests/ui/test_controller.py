@@ -135,7 +135,7 @@ def test_menu_choose_deal_number():
     ctrl = Controller(engine.Game(deal=7))
     script = menu_keys(ctrl, M_CHOOSE)
     press_all(ctrl, script[:-1])
-    assert ctrl.mode == MENU and len(ctrl.menu.items) == 15  # no sound items without a Sound
+    assert ctrl.mode == MENU and len(ctrl.menu.items) == 16  # no sound items without a Sound
     assert ctrl.menu.label(ctrl, ctrl.menu.index) == "Choose deal number"
     press_all(ctrl, script[-1:])
     assert ctrl.mode == DEAL and ctrl.editor.number() == 7
@@ -245,7 +245,7 @@ def test_menu_wraps_both_ways_and_every_item_is_reachable():
         ctrl = Controller(engine.Game(deal=7), sound=sound)
         ctrl.press(keys.SELECT)
         n = len(ctrl.menu.items)
-        assert n == (17 if sound else 15) and set(ctrl.menu.items) <= set(MENU_ORDER)
+        assert n == (18 if sound else 16) and set(ctrl.menu.items) <= set(MENU_ORDER)
         labels = set()
         for _ in range(n):  # down through every line and round to the top again
             labels.add(ctrl.menu.label(ctrl, ctrl.menu.index))

@@ -36,6 +36,10 @@ class Stats:
     def __init__(self):
         self.rows = []  # [rules, played, won, lost, best_placed, streak, best_streak, fewest]
 
+    def reset(self):
+        """Forget every figure (the menu's Reset statistics); the store writes that at its next idle pass."""
+        del self.rows[:]
+
     def row(self, rules, create=False):
         for r in self.rows:
             if r[RULES] == rules:

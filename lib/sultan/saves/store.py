@@ -155,6 +155,7 @@ class Store(Slots):
         self._pass = 1
         self._mark = -1  # ticks of the first idle() call after a change
         self._force_new = False
+        self.rows_written = 0  # the statistics' rows in the last record read or written
 
     # ------------------------------------------------------------ loading
     def load(self, game=None, repair=True):
@@ -179,6 +180,7 @@ class Store(Slots):
             self.game_no = rec.game_no
             self.recorded = rec.recorded
             self.stats = rec.stats
+            self.rows_written = len(rec.stats.rows)
             self.settings = rec.settings
         if loaded is not None:
             self._see(loaded)
@@ -231,7 +233,10 @@ class Store(Slots):
         return False
 
     def idle(self, now_ms=None):
-        """Call from the main loop: writes pending actions after ``idle_ms`` without any."""
+        """Call from the main loop: writes pending actions after ``idle_ms`` without any, and statistics
+        reset (``Stats.reset``: fewer rows than the last record holds) at once."""
+        if len(self.stats.rows) < self.rows_written:
+            return self._write(self._game)
         if not self.pending or self._game is None:
             return False
         if now_ms is None:
@@ -295,5 +300,6 @@ class Store(Slots):
 
     def _write(self, game):
         self.pending = 0
+        self.rows_written = len(self.stats.rows)
         self._mark = -1
         return Slots.write(self, self.stats, self.game_no, self.recorded, game, self.settings)

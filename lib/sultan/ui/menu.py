@@ -34,6 +34,8 @@ from sultan.ui.lines import (
     MENU_TEXT_NO_WINNABLE,
     MENU_TEXT_OFF,
     MENU_TEXT_ON,
+    MENU_TEXT_RESET_DONE,
+    MENU_TEXT_RESET_SURE,
     MENU_TEXT_RULES_NEXT,
     MENU_TEXT_RULES_NOW,
     MENU_TEXT_RULES_SAME,
@@ -72,8 +74,9 @@ M_LANGUAGE = const(13)
 M_MOTION = const(14)
 M_COLOURS = const(15)
 M_DIM = const(16)
+M_RESET = const(17)
 MENU_ORDER = (M_NEW, M_WINNABLE, M_CHOOSE, M_RESTART, M_UNDO, M_REDO, M_HINT, M_AUTO, M_RULESET, M_STATS,
-              M_MOTION, M_COLOURS, M_SOUND, M_LIGHTS, M_DIM, M_LANGUAGE, M_RULES)
+              M_MOTION, M_COLOURS, M_SOUND, M_LIGHTS, M_DIM, M_LANGUAGE, M_RESET, M_RULES)
 
 
 def _pick_winnable(r, rules):
@@ -113,6 +116,7 @@ class Menu:
         self.index = 0  # the marked line (the menu opens where it was left)
         self.top = 0  # the first line on show (``show`` scrolls it)
         self.page_top = 0  # the first line on show of the page opened (UP and DOWN scroll it)
+        self.sure = False  # Reset statistics asked once: the next A erases, any other key keeps them
 
     def at(self, item):
         """Where item ``item`` (an M_* number) is in ``items``; -1 if not there."""
@@ -157,12 +161,16 @@ class Menu:
                 ctrl.open(PLAY)
             return
         n = len(self.items)
+        sure, self.sure = self.sure, False
         if key == keys.DOWN:
             self.index = (self.index + 1) % n
         elif key == keys.UP:
             self.index = (self.index - 1) % n
         elif key == keys.B or key == keys.SELECT:
             ctrl.open(PLAY)
+        elif key == keys.A and self.items[self.index] == M_RESET and not sure:
+            self.sure = True  # the menu stays up: a second A erases
+            _tell(ctrl, MENU_TEXT_RESET_SURE)
         elif key == keys.A:
             ctrl.choose(self.items[self.index])
 
@@ -220,6 +228,10 @@ class Menu:
             _tell(ctrl, MENU_TEXT_LANGUAGE)
         elif item == M_RULES:
             ctrl.open(RULES_PAGE)
+        elif item == M_RESET:
+            if ctrl.stats is not None:
+                ctrl.stats.reset()  # the game's own records only: the store writes one with none
+            _tell(ctrl, MENU_TEXT_RESET_DONE)
 
     def _next_ruleset(self, ctrl):
         """The next ruleset for new deals; a deal not yet touched is dealt again under it at once."""
