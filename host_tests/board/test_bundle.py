@@ -60,7 +60,8 @@ def test_the_zip_holds_one_top_folder_a_readme_and_a_folder_a_major(zipped):
     assert os.path.basename(zipped[0]) == "sultan-%s.zip" % VERSION
     assert all(n.startswith("Sultan/") for n in files)
     top = sorted({n.split("/")[1] for n in files if n.count("/") >= 1 and n != "Sultan/"})
-    assert top == sorted(["LICENSE.txt", "README.txt"] + ["CircuitPython %d.x" % cp for cp in CP_VERSIONS])
+    assert top == sorted(["LICENSE.txt", "README.txt", "diagram.json"]
+                         + ["CircuitPython %d.x" % cp for cp in CP_VERSIONS])
     for cp in CP_VERSIONS:
         base = "Sultan/CircuitPython %d.x/" % cp
         for rel in ("code.py", "launch.mpy", "profile_pybadge.mpy", "profile_pygamer.mpy",
@@ -75,7 +76,8 @@ def test_the_zip_holds_one_top_folder_a_readme_and_a_folder_a_major(zipped):
 def test_the_zip_is_laid_out_to_give_the_same_bytes(zipped):
     """Fixed times and modes, folders before their files, each folder's files in sorted order."""
     infos, _files = members(zipped[1])
-    assert [i.filename for i in infos[:3]] == ["Sultan/", "Sultan/LICENSE.txt", "Sultan/README.txt"]
+    assert [i.filename for i in infos[:4]] == ["Sultan/", "Sultan/LICENSE.txt", "Sultan/README.txt",
+                                               "Sultan/diagram.json"]
     for i in infos:
         assert i.date_time == (1980, 1, 1, 0, 0, 0), i.filename
         assert i.create_system == 3
@@ -139,7 +141,7 @@ def test_the_readme_says_how_to_install_play_and_keep_the_save(zipped):
     for cp in CP_VERSIONS:
         assert "%d.x" % cp in text
     for needed in ("PyBadge", "PyGamer", "Raspberry Pi Pico", "boot_out.txt", "onto CIRCUITPY",
-                   "No library is needed", "circup", "microcontroller.nvm", "survives a reset", "REPL",
+                   "No library is needed", "circup", "microcontroller.nvm", "survives a reset",
                    "Statistics", "version=", "D-pad"):
         assert needed in text, needed
     for name in keys.NAMES:
@@ -148,36 +150,41 @@ def test_the_readme_says_how_to_install_play_and_keep_the_save(zipped):
     assert max(len(line) for line in text.splitlines()) <= 79
 
 
-def test_the_readmes_way_to_clear_the_save_gives_a_fresh_game_not_damage(zipped):
-    """The README's REPL lines, run over a stand-in ``microcontroller.nvm`` that holds a save (the
-    Pico's 4 KB log and the PyBadge's 8 KB slots): the next start finds no save and no damage."""
-    import types
-
-    from sultan.rules import engine
-    from sultan.saves.nvm import NvmRegion
-    from sultan.saves.store import Store
+def test_the_readme_lists_every_menu_item_and_switch_and_says_when_the_screen_dims(zipped):
+    """Every label of the menu (the Russian one's ASCII spelling aside), the screen's 30 s and 2 minutes
+    as sultan.app counts them, the in-game reset of the statistics instead of a REPL wipe."""
+    from sultan import app
+    from sultan.ui import words
 
     text = members(zipped[1])[1]["Sultan/README.txt"].decode("ascii")
-    recipe = [ln.strip() for ln in text.splitlines()[text.splitlines().index("  import microcontroller"):]]
-    recipe = "\n".join(recipe[:recipe.index("")])
-    assert "microcontroller.nvm[" in recipe
-    for size, log in ((4096, True), (8192, False)):
-        nvm = bytearray(b"\xff" * size)
-        store = Store(NvmRegion(nvm, 0, 4096 if log else 2048, log))
-        game = engine.Game(deal=7)
-        game.turn()
-        store.save(game)
-        store.flush()
-        assert Store(NvmRegion(nvm, 0, 4096 if log else 2048, log)).load(engine.Game(deal=1)) is not None
-        board = types.ModuleType("microcontroller")
-        board.nvm = nvm
-        sys.modules["microcontroller"] = board
-        try:
-            exec(recipe, {})
-        finally:
-            del sys.modules["microcontroller"]
-        again = Store(NvmRegion(nvm, 0, 4096 if log else 2048, log))
-        assert again.load(engine.Game(deal=1)) is None and again.message is None, size
+    flat = " ".join(text.split())
+    words.use(words.EN)
+    for label in words.menu_items():
+        label = label.replace("\u042f\u0437\u044b\u043a", "Yazyk")
+        assert label in flat, label
+    assert app.DIM_MS == 30000 and "for 30 s the screen dims" in flat
+    assert app.OFF_MS == 120000 and "after 2 minutes it goes dark" in flat
+    assert "Any key lights it again; that key is not played" in flat
+    assert "choose Reset statistics in the menu and press A again" in flat
+    assert "microcontroller.nvm[" not in text  # no REPL wipe of other programs' bytes
+
+
+def test_the_zip_carries_the_picos_wiring_as_a_pin_table_and_diagram_json(zipped):
+    import json as _json
+
+    files = members(zipped[1])[1]
+    with open(os.path.join(ROOT, "diagram.json"), "rb") as f:
+        assert files["Sultan/diagram.json"] == f.read()
+    text = files["Sultan/README.txt"].decode("ascii")
+    table = text[text.index("Pico wiring"):text.index("The version")]
+    links = {tuple(c[:2]) for c in _json.loads(files["Sultan/diagram.json"])["connections"]}
+    for pico, part in (("GP18", "lcd1:SCK"), ("GP19", "lcd1:MOSI"), ("GP16", "lcd1:MISO"),
+                       ("GP17", "lcd1:CS"), ("GP21", "lcd1:D/C"), ("GP20", "lcd1:RST"), ("GP13", "lcd1:LED"),
+                       ("GP11", "sr1:PL"), ("GP10", "sr1:CP"), ("GP12", "sr1:Q7")):
+        assert ("pico:" + pico, part) in links  # the table says what the diagram wires
+        assert "%s %s" % (part.split(":")[1].replace("LED", "LED (backlight)"), pico) in table, part
+    for d, name in enumerate(("LEFT", "UP", "DOWN", "RIGHT", "SELECT", "START", "A", "B")):
+        assert "D%d %s" % (d, name) in table
 
 
 def test_the_launcher_files_name_the_game_and_picture_our_sultan_card(zipped):

@@ -86,26 +86,27 @@ The Sultan's Pyramid: eight foundations round the sultan (the king of hearts)
 are built up in suit to the queen from a six-card divan, the talon and a stock
 you may go through three times.
 
-Boards
-------
-- Adafruit PyBadge, PyBadge LC and EdgeBadge: the built-in 160x128 screen,
-  the eight buttons, the speaker and the NeoPixels.
-- Adafruit PyGamer: the built-in screen, the joystick and four buttons
-  (checked against its pins; not yet played on one).
-- A Raspberry Pi Pico with an ILI9341 320x240 screen and eight buttons on a
-  74HC165, wired as the project's Wokwi diagram.json.
-The game finds its board by board.board_id.
-
 Install
 -------
-1. Find your board's CircuitPython version: CIRCUITPY/boot_out.txt says it
-   (the game runs on 8.x, 9.x and 10.x).
-2. Keep a copy of your own code.py if you want it back.  If an older Sultan
-   is on the drive, delete CIRCUITPY/lib/sultan first.
+1. Put CircuitPython 8.x, 9.x or 10.x on the board: the UF2 from its page,
+     PyBadge, PyBadge LC   circuitpython.org/board/pybadge/
+     EdgeBadge             circuitpython.org/board/edgebadge/
+     PyGamer               circuitpython.org/board/pygamer/
+     Raspberry Pi Pico     circuitpython.org/board/raspberry_pi_pico/
+     (Pico W, Pico 2, Pico 2 W: raspberry_pi_pico_w, raspberry_pi_pico2,
+     raspberry_pi_pico2_w; wired as the Pico below, not yet run)
+   Double-click reset (badges) or hold BOOTSEL while plugging in (Pico),
+   then drop the UF2 onto the drive that appears.  CIRCUITPY appears.
+2. CIRCUITPY/boot_out.txt says the version.  Keep a copy of your own
+   code.py if you want it back; if an older Sultan is there, delete
+   CIRCUITPY/lib/sultan first.
 3. Open the folder for that version, "CircuitPython 9.x" for 9.2, say, and
    copy everything inside it onto CIRCUITPY (code.py, launch.mpy, the
    profile_*.mpy files and lib/), replacing what is there.
-4. The board restarts and the game starts.
+4. The board restarts: after about three seconds on the Pico and four on
+   a badge, a fresh deal fills the screen (the sultan in the middle, the
+   cursor on the divan's first card) with "A:play B:undo SELECT:menu" at
+   the bottom.  The serial console says SULTAN READY.
 
 No library is needed: the game uses only what CircuitPython has built in, and
 lib/sultan is in the folder.  circup users: there is nothing to install
@@ -114,16 +115,29 @@ both in the folder).
 
 Controls
 --------
-  D-pad          move the cursor (it wraps round and skips the sultan)
+  D-pad          move the cursor (it wraps round and skips the sultan); held,
+                 it moves on after 0.4 s, then ten places a second (the menu,
+                 the pages and the deal number too)
   A              select a divan card or the talon top; A again sends it home;
                  A on a foundation plays the selected card there (a refusal
                  says why); A on the stock turns a card or redeals
   B              cancel the selection; with nothing selected, undo
   START          turn a stock card (or redeal) from anywhere
-  SELECT         the menu: new, winnable or numbered deal, restart, undo,
-                 redo, hint, autoplay, rules, ruleset, statistics, sound,
-                 lights, language (English / Russian), motion
-On the PyGamer the joystick is the D-pad.
+  SELECT         the menu (UP/DOWN, A chooses, B closes):
+                   New random deal, Winnable deal, Choose deal number,
+                   Restart deal, Undo, Redo, Hint, Autoplay (on/off),
+                   Ruleset (seed/classic), Statistics, Motion (on/off),
+                   Four colours (on/off), Sound (on/off), Lights (on/off),
+                   Dim when idle (on/off), Language / Yazyk (English,
+                   Russian), Reset statistics, Rules
+On the PyGamer the joystick is the D-pad.  Sound and Lights are on the badges
+only.  On the empty stock the mark and a number say the redeals left.
+
+The screen
+----------
+With no key for 30 s the screen dims; after 2 minutes it goes dark and the
+lights go out (the game is saved then).  Any key lights it again; that key is
+not played.  The menu's "Dim when idle: off" keeps it lit.
 
 The save
 --------
@@ -132,13 +146,21 @@ in the board's microcontroller.nvm, a small piece of flash beside the firmware
 and not a file on CIRCUITPY.  It survives a reset, a power cut and a new copy
 of the game (an older version's save loads), and copying or erasing files on
 the drive does not touch it.  A damaged save is found, said once and
-replaced by a new game.  The game has no menu item that clears it; to start
-afresh, type at the board's REPL (this clears all of microcontroller.nvm, and
-any other program's data there):
+replaced by a new game.  To clear the statistics, choose Reset statistics in
+the menu and press A again to confirm: only the game's own records change,
+never another program's bytes of microcontroller.nvm.
 
-  import microcontroller
-  n = len(microcontroller.nvm)
-  microcontroller.nvm[0:n] = b"\\xff" * n
+Pico wiring
+-----------
+diagram.json beside this file is the project's Wokwi circuit.
+  ILI9341 320x240   SCK GP18  MOSI GP19  MISO GP16  CS GP17  D/C GP21
+                    RST GP20  LED (backlight) GP13  VCC 3V3  GND
+  74HC165           PL GP11  CP GP10  Q7 GP12  CE, DS and GND to GND, VCC 3V3
+  buttons           each from 3V3 to its input, with 10k from the input to
+                    GND: D0 LEFT  D1 UP  D2 DOWN  D3 RIGHT  D4 SELECT
+                    D5 START  D6 A  D7 B
+  buzzer            GP15 to GND
+  5 NeoPixels       DIN of the first on GP22, each DOUT to the next DIN
 
 The version
 -----------
@@ -239,7 +261,10 @@ def entries(version, work=WORK, quiet=True):
     in ``work``."""
     with open(os.path.join(ROOT, "LICENSE"), "rb") as f:
         licence = f.read()
-    out = [(TOP + "/", None), (TOP + "/LICENSE.txt", licence), (TOP + "/README.txt", readme(version))]
+    with open(os.path.join(ROOT, "diagram.json"), "rb") as f:
+        diagram = f.read()
+    out = [(TOP + "/", None), (TOP + "/LICENSE.txt", licence), (TOP + "/README.txt", readme(version)),
+           (TOP + "/diagram.json", diagram)]
     launcher = [("icon.bmp", icon()), ("metadata.json", metadata())]
     for cp in CP_VERSIONS:
         tree = os.path.join(work, "cp%d" % cp)
