@@ -35,3 +35,17 @@ def test_the_select_row_names_every_menu_item():
     words.use(words.EN)
     for label in words.menu_items():
         assert label.split()[0].lower() in row, label
+
+
+def test_the_readmes_gif_is_what_its_command_makes_now(tmp_path):
+    """docs/sultan.gif, byte for byte, from the command its caption gives."""
+    import subprocess
+    import sys
+
+    assert "`python -m sultan_host.desktop.movie docs/sultan.gif`" in readme()
+    out = tmp_path / "sultan.gif"
+    r = subprocess.run([sys.executable, "-m", "sultan_host.desktop.movie", str(out)], capture_output=True,
+                       text=True, timeout=600, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(ROOT, "docs", "sultan.gif"), "rb") as f:
+        assert out.read_bytes() == f.read(), "remake it: python -m sultan_host.desktop.movie docs/sultan.gif"
