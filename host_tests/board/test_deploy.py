@@ -123,3 +123,26 @@ def test_a_read_only_file_on_the_drive_is_never_replaced(tmp_path, build, capsys
     err = capsys.readouterr().err
     assert "lib/game.py is read-only" in err and "nothing written" in err, err
     assert snapshot(drive) == before
+
+
+def test_the_bundle_and_the_wokwi_image_leave_a_read_only_output_alone(tmp_path, monkeypatch):
+    from sultan_host.board import bundle, wokwi
+    from sultan_host.board.sources import BuildError
+
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    zipped = dist / bundle.zip_name(bundle.source_version())
+    zipped.write_bytes(b"")
+    bundle.write_zip(str(zipped), [("Sultan/", None)])  # a bundle of ours, then made read-only
+    os.chmod(zipped, 0o444)
+    before = zipped.read_bytes()
+    monkeypatch.setattr(bundle, "entries", lambda *a, **k: pytest.fail("built before the check"))
+    with pytest.raises(BuildError, match="is read-only: left alone"):
+        bundle.make_bundle(str(dist), str(tmp_path / "work"), quiet=True)
+    assert zipped.read_bytes() == before
+    uf2 = tmp_path / "sultan.uf2"
+    uf2.write_bytes(b"mine")
+    os.chmod(uf2, 0o444)
+    with pytest.raises(SystemExit, match="is read-only: left alone"):
+        wokwi.lay_uf2("firmware.uf2", str(tmp_path), str(uf2), quiet=True)
+    assert uf2.read_bytes() == b"mine"

@@ -315,6 +315,8 @@ def make_bundle(out_dir=DEFAULT_DIST, work=WORK, quiet=False):
     path = os.path.join(out_dir, zip_name(version))
     if os.path.lexists(path) and not is_bundle(path):
         raise BuildError("%s: not a Sultan bundle; it would be replaced" % path)
+    if os.path.exists(path) and not os.stat(path).st_mode & 0o222:  # the saves' rule: root too
+        raise BuildError("%s is read-only: left alone" % path)
     items = entries(version, work)
     os.makedirs(out_dir, exist_ok=True)
     write_zip(path, items)

@@ -151,6 +151,8 @@ def make_uf2(circuitpython_uf2, out, py_only=False, mpy_cross=None, tree=None, q
 
 def lay_uf2(circuitpython_uf2, tree, out, quiet=False):
     """One UF2: the firmware, then ``tree`` as the FAT filesystem at flash offset 0x100000."""
+    if os.path.exists(out) and not os.stat(out).st_mode & 0o222:  # the saves' rule: root too
+        raise SystemExit("%s is read-only: left alone" % out)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     folder2uf2 = os.path.join(os.path.dirname(sys.executable), "folder2uf2")
     cmd = [
