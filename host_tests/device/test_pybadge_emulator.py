@@ -319,10 +319,15 @@ def test_the_backlight_dims_goes_off_and_a_key_wakes_it_unplayed(badge, tmp_path
     assert not any(any(p) for f in run.report["neopixels"] for p in f["pixels"])
 
 
-def test_a_seeded_soak_ends_with_no_exception(badge, tmp_path, tmp_path_factory):
-    """Random keys (tools/emulate's mix and seed), each waited for: no traceback, no MemoryError (the
-    harness fails a run whose console shows one), every key answered."""
-    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, 7), "--random-keys", str(SOAK_KEYS),
-              "--seed", "7", "--no-shots").ok()
+def test_a_held_arrow_repeats_and_a_seeded_soak_ends_with_no_exception(badge, tmp_path, tmp_path_factory):
+    """DOWN held 700 ms (on the PyGamer its stick held down) answers more than once (the game's key repeat);
+    then random keys (the Pico's mix and seed: on the PyGamer the arrows push the stick), each waited for:
+    no traceback, no MemoryError (the harness fails a run whose console shows one), every key answered."""
+    run = Run(tmp_path, badge, tree(tmp_path_factory, badge, 7), "--keys", "DOWN~700", "--random-keys",
+              str(SOAK_KEYS), "--seed", "7", "--no-shots").ok()
     keys = run.report["keys"]
-    assert len(keys) == SOAK_KEYS and all(k["line"] for k in keys)
+    assert len(keys) == 1 + SOAK_KEYS and all(k["line"] for k in keys)
+    held = [ln for ln in run.report["lines"] if ln["text"].startswith("SULTAN key=")
+            and ln["ms"] < keys[1]["press_ms"]]
+    print("%s: DOWN held 700 ms answered %d times" % (badge.label, len(held)))
+    assert len(held) >= 2 and all(ln["text"].startswith("SULTAN key=DOWN") for ln in held)
