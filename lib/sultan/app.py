@@ -110,15 +110,6 @@ def _rest(scan, held, dark, cascade, sound, idle):
     return held
 
 
-def _ready(console, board_id, ctrl, store):
-    """The READY line, with the heap in use then (the start-up's garbage is free memory); the game."""
-    g = ctrl.game
-    gc.collect()
-    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
-        gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
-    return g
-
-
 def _no_store():
     """A ``sultan.nostore.NoStore``: its module is imported only when there is no store."""
     from sultan.nostore import NoStore
@@ -188,10 +179,13 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
     ``exhausted``; the Controller.  ``scan``: keys.reset, for idle passes; ``clock``: animations' ms."""
     store, sound = _no_store() if store is None else store, Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
-    g = _ready(console, board_id, ctrl, store)
+    g = ctrl.game
+    gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
+    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
+        gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
     saved, settings, n, events = ctrl.changes, ctrl.settings(), 0, keys.events
-    pending = cascade = None  # a key pressed in an animation; a won game's cascade (a frame an idle pass)
-    last, dark = ticks_ms(), 0  # when the last key came; the screen: 0 lit, 1 dimmed, 2 off
+    # a key pressed in an animation; a won game's cascade (a frame an idle pass); when the last key came;
+    pending, cascade, last, dark = None, None, ticks_ms(), 0  # the screen: 0 lit, 1 dimmed, 2 off
     # with scan, the keys down (bit k: key k; 0x100: just scanned); a held arrow (keys.REPEATS, -1: none)
     held, rep, wait = 0, -1, 0  # and ``wait``: its next repeat's ms after ``last``
     while frames is None or n < frames:
@@ -200,8 +194,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         ev = pending or events.get()
         pending = None
         if ev is None and rep >= 0 and ticks_diff(ticks_ms(), last) >= wait:
-            k, wait = rep, REPEAT_MS  # the held arrow again: a key like any other
-            last = ticks_ms()
+            k, wait, last = rep, REPEAT_MS, ticks_ms()  # the held arrow again: a key like any other
         elif ev is None:
             store.idle()  # writes pending actions once the player pauses
             ctrl.idle()  # reads what the menu did not need to show at once
@@ -214,10 +207,8 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             continue
         else:
             held, ev = _held(held, ev) if scan else (held, ev)
-            if ev is None:  # a scan's echo of a key down: not an event
-                continue
-            rep = -1  # any key event ends a repeat; an arrow's press starts one
-            if not ev.pressed:
+            rep = rep if ev is None else -1  # any key event (not a scan's echo) ends a repeat
+            if ev is None or not ev.pressed:
                 continue
             last = ticks_ms()
             if dark:  # the key that lights the screen again is not played
