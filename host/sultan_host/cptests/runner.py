@@ -87,8 +87,9 @@ class Suite:
         rec = {"test": test, "kind": kind, "reason": reason, "sim_ms": answer["sim_ms"],
                "cpu_s": answer["cpu_s"] and round(answer["cpu_s"], 3), "wall_s": round(answer["wall_s"], 3)}
         if kind in (judge.FAIL, judge.CRASH):
+            # whole (up to 64 KB): the Pico's comparison needs all of it
             rec["output"] = (output if output is not None else answer["stdout"] + answer["stderr"])[
-                -4000:].decode("utf-8", "replace")
+                -65536:].decode("utf-8", "replace")
         return rec
 
     def run(self, tests):
