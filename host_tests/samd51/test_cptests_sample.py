@@ -13,7 +13,7 @@ import pytest
 from sultan_host.cptests import judge, runner, source
 
 IMAGES = ("pybadge-9.1.1", "pybadge-10.2.1", "pygamer-10.2.1")
-# quick ones (well under a second of host time each on every image), across the suites' kinds
+# quick ones (a few seconds of host CPU at most on every image), across the suites' kinds
 SAMPLE = (
     "basics/0prelim.py", "basics/andor.py", "basics/assign_expr.py", "basics/async_await.py",
     "basics/attrtuple1.py", "basics/bool1.py", "basics/builtin_abs_intbig.py", "basics/builtin_allany.py",
@@ -25,8 +25,10 @@ SAMPLE = (
     "basics/comprehension1.py", "basics/decorator.py", "basics/dict_construct.py",
     "basics/class_ordereddict.py", "basics/deque_slice.py",
     "float/builtin_float_abs.py", "float/builtin_float_minmax.py", "float/float_compare.py",
-    "float/float_format.py", "float/int_divzero.py", "float/lexer.py", "float/math_fun_bool.py",
-    "float/string_format.py",
+    "float/int_divzero.py", "float/lexer.py", "float/math_fun_bool.py", "float/string_format.py",
+    "float/builtin_float_round.py", "float/float_parse.py",
+    # its literals go through powf's IT block, where an interrupt once lost a handler's first instruction
+    "float/float1.py",
     # not a pass: a test that prints SKIP, and one this build lacks ('O' arrays), as on the Pico
     "basics/builtin_next_arg2.py", "basics/array_micropython.py",
 )
