@@ -11,8 +11,6 @@ import os
 import sys
 import time
 
-from .mcu import Mcu
-
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage block
@@ -78,8 +76,20 @@ def _usb_host(mcu):
     return UsbHost(mcu, on_serial=lambda data: mcu.log("serial", repr(bytes(data))[2:-1]))
 
 
+def _mcu_class():
+    try:
+        from .mcu import Mcu  # needs Unicorn: after --help and the arguments' checks
+    except ImportError as err:
+        if err.name != "unicorn":
+            raise
+        sys.stderr.write("samd51: needs Unicorn 2.1.4 (pip install 'sultan[emulator]', or make)\n")
+        sys.exit(2)
+    return Mcu
+
+
 def main(argv=None):
     args = _args(sys.argv[1:] if argv is None else argv)
+    Mcu = _mcu_class()
     board = _board(args.board)
     mcu = Mcu(board=board, verbose=not args.quiet)
     try:

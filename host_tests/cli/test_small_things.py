@@ -59,3 +59,24 @@ def test_samd51_comes_with_unicorn_as_an_extra():
     with open(os.path.join(ROOT, "requirements.txt"), encoding="utf-8") as f:
         pin = [ln.strip() for ln in f if ln.startswith("unicorn==")]
     assert project["optional-dependencies"]["emulator"] == pin
+
+
+def test_samd51_without_unicorn_says_so_in_one_line(tmp_path):
+    # a Python whose `import unicorn` fails: a stand-in package that raises as a missing one does
+    fake = tmp_path / "unicorn"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ModuleNotFoundError('no unicorn', name='unicorn')\n")
+    uf2 = tmp_path / "fw.uf2"
+    uf2.write_bytes(b"\0" * 512)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+
+    def samd51(*args):
+        cmd = [sys.executable, "-m", "samd51", *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env)
+
+    help_run = samd51("--help")
+    assert help_run.returncode == 0 and "--uf2" in help_run.stdout
+    r = samd51("--uf2", str(uf2))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "samd51: needs Unicorn 2.1.4 (pip install 'sultan[emulator]', or make)"]
