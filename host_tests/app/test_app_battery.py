@@ -33,7 +33,8 @@ class Backlit(HeadlessDisplay):
 
 
 class TimedKeys:
-    """Presses at given times on the stand-in clock, which moves PASS_MS on each pass that finds none."""
+    """Presses (each released on the next pass) at given times on the stand-in clock, which moves PASS_MS on
+    each pass that finds no key."""
 
     exhausted = False
 
@@ -43,9 +44,15 @@ class TimedKeys:
         self.end_ms = end_ms
         self.events = self
 
+    up = None  # the key pressed last pass, released on this one (a held arrow would repeat for ever)
+
     def get(self):
+        if self.up is not None:
+            key, self.up = self.up, None
+            return Event(key, False)
         if self.plan and self.now >= self.plan[0][0]:
-            return Event(self.plan.pop(0)[1], True)
+            self.up = self.plan.pop(0)[1]
+            return Event(self.up, True)
         self.now += PASS_MS
         self.exhausted = not self.plan and self.now >= self.end_ms
         return None
