@@ -11,15 +11,77 @@ from unicorn import UC_ARCH_ARM, UC_MODE_MCLASS, UC_MODE_THUMB, Uc
 RAM = 0x20000000
 
 
-class PortMcu:
-    """RAM as a bytearray, the real PORT, GCLK with every SERCOM core on generator 0's 48 MHz, a DMAC,
-    a clock the test moves by hand: what the display and key tests need."""
+class ClockedMcu:
+    """What both stand-ins share: a clock the test moves by hand (``advance``), one-shot events on it,
+    pending IRQ lines, the log, and memory reads and writes that go to a peripheral's registers where
+    one sits (``periph_at``), else to the stand-in's own memory (``ram_read``, ``ram_write``)."""
 
     def __init__(self):
         self.t = 0
         self.events = []
         self.pending = set()
         self.lines = []
+
+    def now_ns(self):
+        return self.t
+
+    def cancel(self, handle):
+        if handle is not None:
+            handle[1] = None
+
+    def advance(self, ns):
+        end = self.t + ns
+        while True:  # events an event schedules run too, in time order
+            due = [e for e in self.events if e[1] is not None and e[0] <= end]
+            if not due:
+                break
+            event = min(due, key=lambda e: e[0])
+            self.t = max(self.t, event[0])
+            fn, event[1] = event[1], None
+            fn()
+        self.events = [e for e in self.events if e[1] is not None]
+        self.t = end
+
+    def set_pending(self, irqn):
+        self.pending.add(irqn)
+
+    def clear_pending(self, irqn):
+        self.pending.discard(irqn)
+
+    @property
+    def bus(self):
+        return self
+
+    def owner(self, addr):
+        return self.periph_at(addr)[1]
+
+    def mem_read(self, addr, n):
+        base, p = self.periph_at(addr)
+        if p is not None:
+            return bytes(p.read(addr - base + i, 1) for i in range(n))
+        return self.ram_read(addr, n)
+
+    def mem_write(self, addr, data):
+        base, p = self.periph_at(addr)
+        if p is not None:
+            for i, b in enumerate(bytes(data)):
+                p.write(addr - base + i, 1, b)
+        else:
+            self.ram_write(addr, bytes(data))
+
+    def log(self, kind, text):
+        self.lines.append((kind, text))
+
+    def unmodelled(self, periph, offset, size, op, value=None):
+        self.lines.append(("unmodelled", "%s+0x%x %s" % (periph.NAME, offset, op)))
+
+
+class PortMcu(ClockedMcu):
+    """RAM as a bytearray, the real PORT, GCLK with every SERCOM core on generator 0's 48 MHz, a DMAC:
+    what the display and key tests need."""
+
+    def __init__(self):
+        ClockedMcu.__init__(self)
         self.ram = bytearray(0x10000)
         self.periph = {}
         self.mmio = {}            # base -> peripheral, for DMA beats to registers
@@ -45,73 +107,26 @@ class PortMcu:
     def cycles(self):
         return self.t * 120 // 1000
 
-    def now_ns(self):
-        return self.t
-
     def at(self, ns, fn):
         event = [self.t + max(0, int(ns)), fn]
         self.events.append(event)
         return event
 
-    def cancel(self, handle):
-        if handle is not None:
-            handle[1] = None
-
-    def advance(self, ns):
-        end = self.t + ns
-        while True:
-            due = [e for e in self.events if e[1] is not None and e[0] <= end]
-            if not due:
-                break
-            event = min(due, key=lambda e: e[0])
-            self.t = max(self.t, event[0])
-            fn, event[1] = event[1], None
-            fn()
-        self.events = [e for e in self.events if e[1] is not None]
-        self.t = end
-
-    def set_pending(self, irqn):
-        self.pending.add(irqn)
-
-    def clear_pending(self, irqn):
-        self.pending.discard(irqn)
-
-    @property
-    def bus(self):
-        return self
-
-    def owner(self, addr):
-        return self._owner(addr)[1]
-
     @staticmethod
     def decodes(addr):
         return addr >= 0x40000000
 
-    def _owner(self, addr):
+    def periph_at(self, addr):
         for base, p in self.mmio.items():
             if base <= addr < base + 0x400:
                 return base, p
         return None, None
 
-    def mem_read(self, addr, n):
-        base, p = self._owner(addr)
-        if p is not None:
-            return bytes(p.read(addr - base + i, 1) for i in range(n))
+    def ram_read(self, addr, n):
         return bytes(self.ram[addr - RAM: addr - RAM + n])
 
-    def mem_write(self, addr, data):
-        base, p = self._owner(addr)
-        if p is not None:
-            for i, b in enumerate(bytes(data)):
-                p.write(addr - base + i, 1, b)
-        else:
-            self.ram[addr - RAM: addr - RAM + len(data)] = bytes(data)
-
-    def log(self, kind, text):
-        self.lines.append((kind, text))
-
-    def unmodelled(self, periph, offset, size, op, value=None):
-        self.lines.append(("unmodelled", "%s+0x%x %s" % (periph.NAME, offset, op)))
+    def ram_write(self, addr, data):
+        self.ram[addr - RAM: addr - RAM + len(data)] = data
 
 
 def gpio_out(mcu, pin, level):
@@ -138,17 +153,13 @@ def spi(mcu, baud=0, rxen=True):
     return s
 
 
-class UnicornMcu:
-    """A real Unicorn for the memory, flash timing, a clock the test moves by hand: what the storage
-    tests need."""
+class UnicornMcu(ClockedMcu):
+    """A real Unicorn for the memory and the flash's timing: what the storage tests need."""
 
     hz = 120_000_000            # the CPU's clock, which the QSPI's SCK divides
 
     def __init__(self):
-        self.t = 0
-        self.events = []
-        self.pending = set()
-        self.lines = []
+        ClockedMcu.__init__(self)
         self.mmio = []  # (base, size, peripheral)
         self.uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS)
         self.uc.mem_map(0, 0x80000)
@@ -156,47 +167,16 @@ class UnicornMcu:
         self.uc.mem_map(RAM, 0x30000)
         self.timing = FlashTiming(PyCounter(), 48_000_000)   # CTRLA's wait states go to it
 
-    def now_ns(self):
-        return self.t
-
     def at(self, ns, fn):
         event = [self.t + ns, fn]
         self.events.append(event)
         return event
 
-    def cancel(self, handle):
-        handle[1] = None
-
-    def advance(self, ns):
-        end = self.t + ns
-        while True:  # events an event schedules run too, in time order
-            due = [e for e in self.events if e[1] is not None and e[0] <= end]
-            if not due:
-                break
-            event = min(due, key=lambda e: e[0])
-            self.t = max(self.t, event[0])
-            fn, event[1] = event[1], None
-            fn()
-        self.t = end
-
     def skip_poll(self, n):
         return 0                # no poll skipping (SkippingMcu in test_qspi has it)
 
-    def set_pending(self, irqn):
-        self.pending.add(irqn)
-
-    def clear_pending(self, irqn):
-        self.pending.discard(irqn)
-
-    @property
-    def bus(self):
-        return self
-
     def decodes(self, addr):
         return self.periph_at(addr)[1] is not None
-
-    def owner(self, addr):
-        return self.periph_at(addr)[1]
 
     def periph_at(self, addr):
         for base, size, p in self.mmio:
@@ -204,22 +184,8 @@ class UnicornMcu:
                 return base, p
         return None, None
 
-    def mem_read(self, addr, n):
-        base, p = self.periph_at(addr)
-        if p is not None:
-            return bytes(p.read(addr - base + i, 1) for i in range(n))
+    def ram_read(self, addr, n):
         return bytes(self.uc.mem_read(addr, n))
 
-    def mem_write(self, addr, data):
-        base, p = self.periph_at(addr)
-        if p is not None:
-            for i, b in enumerate(bytes(data)):
-                p.write(addr - base + i, 1, b)
-        else:
-            self.uc.mem_write(addr, bytes(data))
-
-    def log(self, kind, text):
-        self.lines.append((kind, text))
-
-    def unmodelled(self, periph, offset, size, op, value=None):
-        self.lines.append(("unmodelled", "%s+0x%x %s" % (periph.NAME, offset, op)))
+    def ram_write(self, addr, data):
+        self.uc.mem_write(addr, data)
