@@ -49,3 +49,35 @@ def test_a_bus_fault_under_code_py_restarts_the_firmware_in_safe_mode(tmp_path):
     mcu.run(until_ns=mcu.now_ns() + 10 ** 9)
     assert b"code.py" not in out.split(b"LOOPING")[1]          # safe mode: code.py did not run again
     assert b"SafeModeReason.HARD_FAULT" in out
+
+
+IMPORT_STAR = """import usb_cdc, time, builtins
+while not usb_cdc.console.connected:
+    time.sleep(0.01)
+class M:
+    pass
+builtins.__import__ = lambda *args: M
+print('IMPORTING')
+from math import *
+"""
+
+
+def test_import_star_of_a_class_reads_where_nothing_answers_and_the_firmware_takes_the_fault(tmp_path):
+    # mp_import_all takes what __import__ returned for a module: a class's flags and name word becomes
+    # `globals`, and the map's length is read 8 bytes past it, an address the SAMD51 does not decode.
+    from samd51 import boards, fatimage
+    from samd51.mcu import Mcu
+    from samd51.usbhost import UsbHost
+
+    mcu = Mcu(board=boards.load("pybadge"))
+    mcu.load_uf2(UF2)
+    (tmp_path / "code.py").write_text(IMPORT_STAR)
+    mcu.board.load_flash(fatimage.flash_image(str(tmp_path)))
+    out = bytearray()
+    UsbHost(mcu, on_serial=out.extend)
+    mcu.reset()
+    assert mcu.run(until_ns=6 * 10 ** 9) == "SYSRESETREQ"
+    assert b"IMPORTING" in out
+    [(exc, bit, _pc, address)] = mcu.nvic.faults.taken
+    assert (exc, bit) == (3, 1 << 9)                 # HardFault from a precise data bus error
+    assert 0x00808000 <= address < 0x03000000        # between the NVM rows and the CMCC window: nothing
