@@ -22,10 +22,11 @@ MEMBER = re.compile(r"^([A-Z][A-Za-z0-9]+)\.([a-z_][a-z0-9_]*)(?:\(\))?$")
 MADE = ("build/", "dist/", "vendor-local/", "node_modules/", ".venv/", "CIRCUITPY", "Sultan/", "9.x/", "10.x/",
         "8.x/", "host_tests/_failures/", "lib/sultan/" + "__pycache__")
 # other projects' files (PySolFC's, CircuitPython's and MicroPython's sources), named as they name them
-ELSEWHERE = ("pysollib/", "ports/", "boards/", "shared/", "supervisor/", "py/", "tests/basics", "tests/float",
+ELSEWHERE = ("pysollib/", "ports/", "boards/", "shared/", "supervisor/", "py/", "tests/", "basics/", "float/",
              "Lib/", "src/")
 # files on a board's drive or in the firmware folder that a page names by their own name
-ON_THE_BOARD = {"settings.toml", "boot_out.txt", "metadata.json", "bootrom.js", "README.txt", "sultan.uf2"}
+ON_THE_BOARD = {"settings.toml", "boot_out.txt", "metadata.json", "bootrom.js", "README.txt", "sultan.uf2",
+                "run-tests.py", "skip_if.py"}  # the last two: MicroPython's test runner and its helper
 
 
 def tracked():
