@@ -58,7 +58,7 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
-# ---------------------------------------------------------------- firmware (issue 4)
+# ---------------------------------------------------------------- firmware
 CP ?= 9
 # the firmware and bootrom are never in git; by default they are looked for in vendor-local/,
 # the UF2 of CircuitPython $(CP).x (CP=8: the 8.2.7 one, CP=9: 9.2.8)

@@ -1,4 +1,4 @@
-"""The battery (issue 27, goal 4): the backlight dims after 30 s without a key and goes off after 2 minutes,
+"""The battery: the backlight dims after 30 s without a key and goes off after 2 minutes,
 with the lights off and the pending save written; the next key lights it again and is not played; the
 menu's switch keeps the screen lit.  A clock of our own stands in for the board's ticks."""
 

@@ -1,4 +1,4 @@
-"""A quiet first boot (issue 9 §3), through the app: a new board's erased NVM, a missing or empty
+"""A quiet first boot, through the app: a new board's erased NVM, a missing or empty
 save file, start a game and say nothing; real damage still says so, once."""
 
 import pytest

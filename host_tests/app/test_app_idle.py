@@ -1,4 +1,4 @@
-"""Idle passes that scan the keys themselves (issue 27, goal 5): with no key down, no sound and a lit
+"""Idle passes that scan the keys themselves: with no key down, no sound and a lit
 screen, a pass sleeps SCAN_MS and calls ``keys.reset()`` (keypad's immediate scan) instead of waking
 every 5 ms, and a held key is never played twice.  A stand-in keypad and clock: the clock moves only
 when the loop sleeps; the keypad's own scans come every 20 ms after its last scan, as keypad's do."""

@@ -1,4 +1,4 @@
-"""The device benchmark's figures (sultan_host.bench.device, issue 18): its animation plan wins a deal
+"""The device benchmark's figures (sultan_host.bench.device): its animation plan wins a deal
 and waits in the cascade, its table reads the ``SULTAN anim=`` lines of the timed keys only, and its
 figures file keeps one table a section.  No emulator: the reports are made up here."""
 

@@ -1,4 +1,4 @@
-"""The PyBadge's own sections of docs/figures.md (issue 25 goals 4 and 6): its figures against the goals,
+"""The PyBadge's own sections of docs/figures.md: its figures against the goals,
 the erase window and the power cuts, written without touching the Pico's sections.  No emulator: the runs'
 reports are made up here, the host's store is the real one."""
 

@@ -1,4 +1,4 @@
-"""The device benchmark's and the power cuts' plans for the PyBadge (issue 25): its menu has the Sound
+"""The device benchmark's and the power cuts' plans for the PyBadge: its menu has the Sound
 and Lights switches, two items more than the Pico's, so its key plans walk that menu to the same items.
 No emulator: the plans are replayed on the game's own Controller here."""
 

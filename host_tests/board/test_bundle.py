@@ -1,4 +1,4 @@
-"""``make bundle`` (issue 27, goal 1): dist/sultan-<version>.zip, what a CircuitPython user installs.
+"""``make bundle``: dist/sultan-<version>.zip, what a CircuitPython user installs.
 
 From a fresh clone it makes the zip, and two fresh clones make the same bytes.  Inside: Sultan/README.txt
 and one folder a CircuitPython major, each the board build of that major file for file, with the

@@ -1,5 +1,4 @@
-"""make deploy writes only onto a board's drive, and never loses a code.py it did not write (issue 28
-goal 6): a folder whose boot_out.txt CircuitPython wrote, or one it deployed to before; a foreign
+"""make deploy writes only onto a board's drive, and never loses a code.py it did not write: a folder whose boot_out.txt CircuitPython wrote, or one it deployed to before; a foreign
 code.py only with --force, and then kept as code.py.bak."""
 
 import os

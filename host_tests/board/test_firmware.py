@@ -1,6 +1,6 @@
 """The Wokwi board (diagram.json, wokwi.toml, the scenario) against the facts, and against the Pico profile.
 
-Valid part types and pin names are facts of the Wokwi parts (issue 4); the Pico profile's pins must be the
+Valid part types and pin names are facts of the Wokwi parts; the Pico profile's pins must be the
 ones diagram.json wires, and the scenario may press only buttons that exist, long enough for keypad's
 20 ms scan.
 """

@@ -1,4 +1,4 @@
-"""The tools tried as a new user would (issue 9 §5): every bad argument is exit 2, one line, no
+"""The tools tried as a new user would: every bad argument is exit 2, one line, no
 traceback, and nothing is lost; ``--save`` writes only where a save of ours may go."""
 
 import io
@@ -378,7 +378,7 @@ def test_the_docs_example_outputs_are_git_ignored():
     assert r.stdout.split() == ["out.png", "shot.png"]
 
 
-# ------------------------------------------------------------------ 11. issue 19: nothing lost, nothing hangs
+# ------------------------------------------------------------------ 11. nothing lost, nothing hangs
 
 
 def test_sultan_save_on_a_strangers_file_is_refused_as_save_is(tmp_path, monkeypatch, capsys):

@@ -69,7 +69,7 @@ def test_a_save_cut_short_is_corrupt_not_a_crash(tmp_path):
     for cut in (0, 3, 17, 40, 200):
         f.write_bytes(whole[:cut])
         r = cli("resume", str(f))
-        words = "no game saved" if cut == 0 else "save data corrupt"  # an empty file is no save (issue 9)
+        words = "no game saved" if cut == 0 else "save data corrupt"  # an empty file is no save
         assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr
 
 
@@ -83,7 +83,7 @@ def test_missing_file_and_bad_combinations_are_one_line_errors(tmp_path):
 def test_play_save_refuses_a_strangers_file_and_keeps_counting_into_a_good_one(tmp_path):
     f = tmp_path / "g.sav"
     f.write_bytes(b"\x55" * 700)
-    # Issue 9: a file that is not a save of ours is never overwritten (it was, before).
+    # A file that is not a save of ours is never overwritten (it was, before).
     r = cli("play", "--deal", "9", "--auto", "--save", str(f))
     assert r.returncode == 2 and "not a Sultan save" in r.stderr and f.read_bytes() == b"\x55" * 700
     f.unlink()
@@ -99,7 +99,7 @@ def test_play_save_refuses_a_strangers_file_and_keeps_counting_into_a_good_one(t
     assert st.stats.get(0)["played"] == 2  # both decided games counted in the file
 
 
-# ------------------------------------------------------------ issue 19: what --save refuses, resume refuses
+# ------------------------------------------------------------ what --save refuses, resume refuses
 
 
 def test_resume_auto_leaves_a_file_that_save_refuses_as_it_was(tmp_path):

@@ -1,4 +1,4 @@
-"""Stopping a long CLI run (issue 19): Ctrl-C or SIGTERM during ``stats``, ``scan`` or ``play --deals``
+"""Stopping a long CLI run: Ctrl-C or SIGTERM during ``stats``, ``scan`` or ``play --deals``
 ends it quietly (one line saying how far it got, exit 130, no worker's traceback), and a range is
 streamed: memory does not grow with its length."""
 

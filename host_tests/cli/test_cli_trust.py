@@ -1,4 +1,4 @@
-"""No tool loses or misleads (issue 28 goal 6): each finding of the new-user tour, as a test that
+"""No tool loses or misleads: each finding of the new-user tour, as a test that
 failed before its fix.  The file checks hold as root too (CI runs as root, where a mode-444 file
 is still writable: the tools look at the mode bits themselves)."""
 

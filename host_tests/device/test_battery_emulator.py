@@ -1,4 +1,4 @@
-"""The battery on real CircuitPython (issue 27, goal 4): the Pico's backlight, a PWM pin (diagram.json's
+"""The battery on real CircuitPython: the Pico's backlight, a PWM pin (diagram.json's
 ILI9341 LED on GP13), dims to a fifth 30 s after the last key, goes off 2 minutes after it, and the next
 key lights it again without being played.  tools/emulate reports the pin's duty as the firmware drives
 it (the PWM slice's compare / TOP); the 2.5 minutes are simulated, most of them with the core asleep."""

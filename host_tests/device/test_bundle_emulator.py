@@ -1,4 +1,4 @@
-"""The bundle as a player gets it, on real CircuitPython (issue 27, goal 2).
+"""The bundle as a player gets it, on real CircuitPython.
 
 ``make bundle``'s zip is unzipped; for each Pico firmware found (8.2.7, 9.2.8, 10.2.1, as
 test_firmware_emulator.py finds them) the folder of its major is copied, by a plain file copy and

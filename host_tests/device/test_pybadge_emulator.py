@@ -292,7 +292,7 @@ SOAK_KEYS = 60  # CI's share; the benchmark's soak is 300
 
 
 def test_the_backlight_dims_goes_off_and_a_key_wakes_it_unplayed(badge, tmp_path, tmp_path_factory):
-    """Issue 27, goal 4, on the PyBadge: ``board.DISPLAY.brightness`` is TC2's PWM on PA01. START, then
+    """On the PyBadge: ``board.DISPLAY.brightness`` is TC2's PWM on PA01. START, then
     124.5 s with no key: the duty falls to a fifth 30 s after START and to 0 at 2 minutes; A lights it
     again and is not played (no line, the screen as before); RIGHT is played.  No NeoPixel is lit."""
     run = Run(tmp_path, badge, tree(tmp_path_factory, badge, 7), "--keys", "START WAIT:124500 A? RIGHT").ok()

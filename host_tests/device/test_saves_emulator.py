@@ -1,4 +1,4 @@
-"""Saves on real CircuitPython: a game survives a power cycle in tools/emulate's flash (issue 17, goal 4).
+"""Saves on real CircuitPython: a game survives a power cycle in tools/emulate's flash.
 
 The Wokwi image runs on each CircuitPython found (as test_firmware_emulator.py); the emulator's flash
 chip keeps what CircuitPython writes into ``microcontroller.nvm``, and ``RESET`` is a power cycle (RAM

@@ -1,4 +1,4 @@
-"""Same pixels: every screen on real CircuitPython equals the host's, in RGB565 (issue 10, goal 4).
+"""Same pixels: every screen on real CircuitPython equals the host's, in RGB565.
 
 The Wokwi image runs in tools/emulate on each CircuitPython found (8.2.7 and 9.2.8), at 320x240
 and as the PyBadge's 160x128 (the ILI9341 driven as a window); after each key the emulator's

@@ -227,7 +227,7 @@ LONG_ON_PURPOSE = {
     ("lib/sultan/rules/table.py", "Table.run"),
     ("lib/sultan/rules/rollout.py", "Rollout._play_out"),
 }
-# Over the limits while their owners rework them (issue 19 §4): none today.
+# Over the limits while their owners rework them: none today.
 OVER_FOR_NOW: set = set()
 
 

@@ -1,4 +1,4 @@
-"""Each part owns its state (issue 26, goals 1-3): read from the sources' syntax trees.
+"""Each part owns its state: read from the sources' syntax trees.
 
 Over every module of ``lib/`` and ``firmware/``:
 

@@ -1,4 +1,4 @@
-"""One version everywhere (issue 27, goal 3): ``sultan.__version__`` in lib/sultan/__init__.py is the one
+"""One version everywhere: ``sultan.__version__`` in lib/sultan/__init__.py is the one
 source; pyproject.toml reads it, and the READY line, the Statistics page (in both languages, on the
 screen), the bundle's name and the changelog's newest entry say the same.  No firmware: the READY line
 and the page come from the host's ``sultan.app`` (the device runs the same code; host_tests/device/

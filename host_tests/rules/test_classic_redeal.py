@@ -1,4 +1,4 @@
-"""Classic rules redeal as PySolFC's WasteTalonStack: refused when the talon is empty (issue 9 §4)."""
+"""Classic rules redeal as PySolFC's WasteTalonStack: refused when the talon is empty."""
 
 from helpers import order_of
 from sultan.rules import engine

@@ -1,4 +1,4 @@
-"""The hint (issue 12): legal, right about lost positions, winning when it says it can; its numbers.
+"""The hint: legal, right about lost positions, winning when it says it can; its numbers.
 
 The classic hint looks ahead (``sultan.rules.lookahead``): at a real choice it plays each
 move's game out with the one-step rule and takes a move whose game is won.  Checked here:

@@ -186,7 +186,7 @@ def test_the_classic_hint_allocates_nothing_and_takes_under_50_ms(mpy_lib):
         g.autoplay()
         assert int(placed) == g.placed  # the same games as CPython
         assert allocated == "0", n
-        assert int(worst_us) < 50000, n  # issue 12: a hint in 50 ms on the VM (measured: about 1 ms)
+        assert int(worst_us) < 50000, n  # a hint in 50 ms on the VM (measured: about 1 ms)
 
 
 def test_the_lookahead_is_loaded_for_classic_games_only(mpy_lib):

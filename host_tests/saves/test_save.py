@@ -245,7 +245,7 @@ def test_a_whole_block_rewrite_cut_anywhere_never_half_loads():
     for cut in range(0, len(new) + 1, 3):
         region = bytes(new[:cut]) + b"\xff" * (len(new) - cut)
         got = outcome(region)
-        if cut == 0:  # erased, nothing programmed yet: a new board's NVM (issue 9: no save, quiet)
+        if cut == 0:  # erased, nothing programmed yet: a new board's NVM (no save, quiet)
             assert got == (None, [], None)
         elif got[0] is None:
             assert got[2] == DAMAGED and got[1] == []
@@ -278,7 +278,7 @@ def test_a_zeroed_region_starts_fresh_with_the_message_and_an_erased_one_quietly
 
 def test_random_bytes_start_fresh_with_the_message():
     rnd = random.Random(9)
-    for n in (1, 5, 22, 23, 100, 1024, 2048, 3000):  # n = 0 is an empty file: no save (issue 9)
+    for n in (1, 5, 22, 23, 100, 1024, 2048, 3000):  # n = 0 is an empty file: no save
         for _ in range(20):
             expect_fresh_with_message(bytes(rnd.randrange(256) for _ in range(n)))
 
@@ -305,7 +305,7 @@ def test_every_truncation_of_a_save_is_the_game_or_a_fresh_start_with_the_messag
         got = st2.load()
         if cut >= n:
             assert state(got) == state(g) and st2.message is None
-        elif cut == 0:  # an empty file: no save, no message (issue 9)
+        elif cut == 0:  # an empty file: no save, no message
             assert got is None and st2.message is None
         else:
             assert got is None and st2.message == DAMAGED

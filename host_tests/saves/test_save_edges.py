@@ -1,4 +1,4 @@
-"""Saves at the edges (issue 9): a quiet first boot, a damaged newer slot over a good older one,
+"""Saves at the edges: a quiet first boot, a damaged newer slot over a good older one,
 sequence numbers that wrap, and the store's two halves (``Slots`` and ``Store``)."""
 
 import pytest

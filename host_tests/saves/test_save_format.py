@@ -1,4 +1,4 @@
-"""The record's format 2 (issue 28, goal 5): streaks and the fewest moves to a win per ruleset, counted
+"""The record's format 2: streaks and the fewest moves to a win per ruleset, counted
 across wins, losses and abandoned games, kept over a RESET; format-1 records still load."""
 
 from helpers import as_format_1, winning_order

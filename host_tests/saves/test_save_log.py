@@ -1,4 +1,4 @@
-"""Saves as a log in erased flash (issue 17): the Pico's NVM written as the RP2040 port writes it
+"""Saves as a log in erased flash: the Pico's NVM written as the RP2040 port writes it
 (program-only into erased bytes, else erase + program the 4 KB sector), cut at every byte and at
 seeded moments of each flash operation; saves of the two-slot layout; the PyBadge (erase every time)."""
 

@@ -235,7 +235,7 @@ def test_classic_rules_park_by_buttons():
     assert g.divan[slot] == 0 and g.card_at(TALON) == card
 
 
-# ------------------------------------------------- the menu's newer items (issues 5 and 6)
+# ------------------------------------------------- the menu's newer items
 
 
 def test_menu_wraps_both_ways_and_every_item_is_reachable():
@@ -418,7 +418,7 @@ def test_keys_allocate_nothing_in_the_controller(mpy):
 
 def test_the_menus_hint_points_at_no_losing_move():
     """Classic rules: when the lookahead finds no move that keeps the deal winnable, the menu's Hint says
-    so and rings nothing (issue 12), instead of pointing at a losing one."""
+    so and rings nothing, instead of pointing at a losing one."""
     g = engine.Game(deal=1, rules=engine.RULES_CLASSIC)
     for _ in range(42):  # a careless player: the stock turned, nothing played
         assert g.safe_hint() != engine.NO_SAFE_MOVE

@@ -1,4 +1,4 @@
-"""The four-colour deck (issue 28, goal 2): a menu switch, saved in the settings (S_FOUR_COLOUR), gives
+"""The four-colour deck: a menu switch, saved in the settings (S_FOUR_COLOUR), gives
 diamonds and clubs their own colours wherever a suit is drawn -- the cards, the foundations, the cards
 named in the message line (a refusal, a hint) and the cards that travel (the cascade's, the flyer) -- at
 both sizes and in both languages; the ranks keep their red and black."""

@@ -1,4 +1,4 @@
-"""Cards that travel (sultan.ui.motion, issue 18): slides, a new deal dealt, the interrupt, the
+"""Cards that travel (sultan.ui.motion): slides, a new deal dealt, the interrupt, the
 switch and its save bit.  Frames come from ``sultan_host.desktop.movie`` on a frame clock, so no
 test depends on the host's speed."""
 

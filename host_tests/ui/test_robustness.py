@@ -200,4 +200,4 @@ def test_nvm_store_in_micropython_with_and_without_an_nvm(mpy_lib):
         "print(back.moves == g.moves, back.placed == g.placed, again.message)\n"
     )
     out = run_micropython(code, heap=MASH_HEAP, path=mpy_lib).splitlines()
-    assert out == ["True True None", "2048 True None", "True True None"]  # issue 9: erased is quiet
+    assert out == ["True True None", "2048 True None", "True True None"]  # erased is quiet

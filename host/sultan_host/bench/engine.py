@@ -5,7 +5,7 @@
 - bytes of game state and of the move log
 - MicroPython heap after importing the engine, and after import + one game
 - heap bytes allocated per move on MicroPython (gc disabled, a whole game autoplayed)
-- the classic hint (issue 12): time per hint that looked ahead, on CPython and on the
+- the classic hint: time per hint that looked ahead, on CPython and on the
   MicroPython VM (mean and worst), its fixed buffers, the heap a classic game's set-up
   adds (the lookahead loaded), bytes allocated by hints, and classic games won by them
   (the Pico's figures: ``python -m sultan_host.bench.hint_device``, in the emulator)

@@ -10,7 +10,7 @@ whole classic games by the hints (``--games``) and the first real choice of more
 (``--first``: from a fresh deal every game is still to be played out, the slowest hints), timing
 each hint that looked ahead with ``supervisor.ticks_ms``; and it reads ``gc.mem_free`` before
 and after the engine's import and a classic game's set-up (which loads the lookahead).  It
-prints figures and asserts nothing (issue 12's target: 300 ms a hint).
+prints figures and asserts nothing (the target: 300 ms a hint).
 """
 
 import argparse

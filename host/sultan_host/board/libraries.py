@@ -1,6 +1,6 @@
 """The Adafruit libraries on the board: none today, and a check that it stays so.
 
-The text is the game's own glyph tiles since issue 10 (adafruit_display_text, displayio_layout
+The text is the game's own glyph tiles (adafruit_display_text, displayio_layout
 and what they required -- bitmap_font, imageload, display_shapes, ticks -- are no longer on the
 device), and the Pico profile drives its ILI9341 with its own few commands (adafruit_ili9341 was
 1.5.2 for CircuitPython 8, 2.0.4 for 9+).  The build used to download each pinned library's PyPI

@@ -33,7 +33,7 @@ lost game's record), spread over the firmwares at 160x128, and one table of what
 and 10.2.1, the PyGamer's 10.2.1, in the samd51 emulator, ``python -m sultan_host.pybadge``) come after the
 Pico's, with their own plans for their longer menu (Sound and Lights), the same figures, the animations and
 ``--soak``; by default those whose firmware is here.  Their figures go into sections of their own
-(``pbfigures``: against issue 25's goals, a column an image; ``pbsaves``: each image's erase window a save and
+(``pbfigures``: against the goals, a column an image; ``pbsaves``: each image's erase window a save and
 its share of a played hour, and, with ``--boards`` naming the board, ``--cuts`` aimed at its saves), so that a
 run of the badges alone leaves the Pico's sections as they were.
 

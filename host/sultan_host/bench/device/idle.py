@@ -1,4 +1,4 @@
-"""The idle figure (issue 27, goal 5): after a game has started, the share of 10 s with no key that the
+"""The idle figure: after a game has started, the share of 10 s with no key that the
 RP2040's core spends waiting for an interrupt (WFI), as tools/emulate's report counts it; and of 10 s
 once the screen has dimmed (30 s after the key), when the game's idle passes sleep longer."""
 

@@ -1,4 +1,4 @@
-"""The PyBadge's own section of docs/figures.md (``## PyBadge``): its figures against issue 25's goals, from
+"""The PyBadge's own section of docs/figures.md (``## PyBadge``): its figures against the goals, from
 the PyBadge column's runs (the bare code.py's, the key plan's and the animation plan's), so that
 ``make bench-device BOARDS=pybadge`` writes it without touching the Pico's sections."""
 
