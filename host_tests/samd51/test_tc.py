@@ -5,6 +5,7 @@ import struct
 
 import pytest
 from fakes import RAM, PortMcu
+from samd51.periph import counter as N
 from samd51.periph import dac as A
 from samd51.periph import dmac as D
 from samd51.periph import evsys as E
@@ -73,23 +74,23 @@ def test_count_and_ovf_flag_and_interrupt(mcu):
     t.write(T.CTRLA, 4, T.MODE_COUNT16 << 2 | 3 << 8)        # prescaler 8: 6 MHz ticks
     t.write(T.WAVE, 1, T.MFRQ)
     t.write(T.CC, 2, 599)                                    # 100 us a period
-    t.write(T.INTENSET, 1, T.OVF)
+    t.write(T.INTENSET, 1, N.OVF)
     t.write(T.CTRLA, 4, t.read(T.CTRLA, 4) | T.CTRLA_ENABLE)
     mcu.advance(50_000)
-    assert t.read(T.COUNT, 2) == 300 and not t.read(T.INTFLAG, 1) & T.OVF
+    assert t.read(T.COUNT, 2) == 300 and not t.read(T.INTFLAG, 1) & N.OVF
     assert 110 not in mcu.pending
     mcu.advance(50_100)
-    assert t.read(T.INTFLAG, 1) & T.OVF and 110 in mcu.pending
-    t.write(T.INTFLAG, 1, T.OVF)
+    assert t.read(T.INTFLAG, 1) & N.OVF and 110 in mcu.pending
+    t.write(T.INTFLAG, 1, N.OVF)
     assert 110 not in mcu.pending
     assert t.overflows == 1
     t.write(T.CTRLBSET, 1, T.CMD_STOP << 5)
-    assert t.read(T.STATUS, 1) & T.STATUS_STOP
+    assert t.read(T.STATUS, 1) & N.STATUS_STOP
     count = t.read(T.COUNT, 2)
     mcu.advance(1_000_000)
     assert t.read(T.COUNT, 2) == count
     t.write(T.CTRLBSET, 1, T.CMD_RETRIGGER << 5)
-    assert not t.read(T.STATUS, 1) & T.STATUS_STOP and t.read(T.COUNT, 2) == 0
+    assert not t.read(T.STATUS, 1) & N.STATUS_STOP and t.read(T.COUNT, 2) == 0
 
 
 def test_a_long_quiet_run_counts_overflows_without_an_event_each(mcu):
@@ -124,11 +125,11 @@ def test_tcc_npwm_duty_and_lock_update(mcu):
     t.write(C.WAVE, 4, T.NPWM)
     t.write(C.PER, 4, 999)
     t.write(C.CTRLA, 4, T.CTRLA_ENABLE)
-    t.write(C.CTRLBSET, 1, T.CTRLB_LUPD)                     # as set_duty_cycle: lock, write CCBUF, unlock
+    t.write(C.CTRLBSET, 1, N.CTRLB_LUPD)                     # as set_duty_cycle: lock, write CCBUF, unlock
     t.write(C.CCBUF + 4 * 2, 4, 250)
     mcu.advance(30_000)
     assert t.duty(2) == 0.0                                  # locked: no update at the overflows
-    t.write(C.CTRLBCLR, 1, T.CTRLB_LUPD)
+    t.write(C.CTRLBCLR, 1, N.CTRLB_LUPD)
     mcu.advance(30_000)
     assert t.duty(2) == 0.25 and t.duty(6) == 0.25           # WO6 is channel 6 % 4 = 2
     assert t.read(C.SYNCBUSY, 4) == 0 and t.read(C.STATUS, 4) & (C.STATUS_CCBUFV0 << 2) == 0
@@ -157,7 +158,7 @@ def audio(mcu):
     assert dac.read(A.STATUS, 1) & A.STATUS_READY0
     t.write(T.CTRLA, 4, T.CTRLA_SWRST)
     t.write(T.WAVE, 1, T.MFRQ)
-    t.write(T.EVCTRL, 2, T.EVCTRL_OVFEO)
+    t.write(T.EVCTRL, 2, N.EVCTRL_OVFEO)
     t.write(T.CTRLA, 4, T.CTRLA_ENABLE)
     t.write(T.CTRLBSET, 1, T.CMD_STOP << 5)
     evsys.write(E.USER + 4 * (A.USER_START0 + 1), 1, 11 + 1)  # START_1 too, as on the SAMD51 (DAC1 off)

@@ -1,4 +1,5 @@
-"""The count of a TC or TCC, a part each of them owns: lazy counting, overflows and who hears them.
+"""The count of a TC or TCC, a part each of them owns: lazy counting, overflows and who hears them, and the
+registers both lay out alike around it (CTRLB, INTEN/INTFLAG, STATUS, COUNT, PER/CC and their buffers).
 
 The count is worked out from a reference (time, count) and the tick rate (the peripheral channel's GCLK over
 the prescaler), so COUNT, INTFLAG.OVF and the double-buffer update (CCBUF -> CC at overflow) are found when
@@ -6,25 +7,37 @@ read. An overflow is only scheduled as an event (``mcu.at``) while something hea
 interrupt, a DMA channel on the OVF trigger, or an EVSYS path whose users would change (audioio: TCn OVF ->
 DAC START0 and DMA -> DATABUF, one sample an overflow). Otherwise the counter looks again each PEEK_NS.
 
-What the counter asks of its timer (a Tc or Tcc): ``mcu``, ``GCLK_ID``, ``TRIG_OVF``, ``GEN_OVF``;
-``top()``, ``max()``, ``prescaler()``; ``update()`` (the UPDATE condition: buffered values become live);
-``ovf_event_out()``; ``ovf_irq_armed()`` (OVF enabled and not yet flagged); ``overflowed_flag()`` (INTFLAG.OVF
-rises); ``irq_line()``.
+What the counter asks of its timer (a Tc or Tcc): ``mcu``, ``GCLK_ID``, ``TRIG_OVF``, ``GEN_OVF``, ``IRQS``;
+``SHARED`` (its offsets of the shared registers, in Counter.__init__'s order), ``PERBUFV`` and ``CCBUFV0``
+(its STATUS bits); ``value(reg)``; ``top()``, ``max()``, ``stride()`` (bytes from CC0 to CC1);
+``ctrla(bits, mask)`` (a CTRLA write), ``command(cmd)`` (CTRLBSET.CMD).
 """
 
 PRESCALER = (1, 2, 4, 8, 16, 64, 256, 1024)
 PEEK_NS = 1_000_000      # a quiet, running counter looks again this often
 INF = float("inf")
+OVF = 1 << 0             # INTEN/INTFLAG.OVF
+CTRLB_LUPD = 1 << 1
+STATUS_STOP = 1 << 0
+EVCTRL_OVFEO = 1 << 8
 
 
 class Counter:
-    def __init__(self, timer):
+    def __init__(self, timer, channels, per):
         self.timer = timer
         self.mcu = timer.mcu
+        self.channels, self.per_reset = channels, per
+        (self.CTRLA, self.CTRLBCLR, self.CTRLBSET, self.EVCTRL, self.INTENCLR, self.INTENSET, self.INTFLAG,
+         self.STATUS, self.SYNCBUSY, self.COUNT, self.PER, self.PERBUF, self.CC, self.CCBUF) = timer.SHARED
         self._event = None
         self.reset()
 
     def reset(self):
+        self.ctrlb = self.inten = self.flags = 0
+        self.per = self.perbuf = self.per_reset
+        self.cc = [0] * self.channels
+        self.ccbuf = [0] * self.channels
+        self.bufv = 0            # STATUS PERBUFV / CCBUFVn bits
         self.running = False
         self.ref_ns = 0.0
         self.ref_count = 0
@@ -39,7 +52,7 @@ class Counter:
         """A tick's time; infinite while the timer's GCLK channel is off (a TC without its clock stands)."""
         timer = self.timer
         hz = self.mcu.peripheral("GCLK").channel_hz(timer.GCLK_ID)
-        return 1e9 * PRESCALER[timer.prescaler()] / hz if hz else INF
+        return 1e9 * PRESCALER[(timer.value(self.CTRLA) >> 8) & 7] / hz if hz else INF
 
     def count_at(self, now):
         if not self.running:
@@ -64,7 +77,7 @@ class Counter:
         while due <= now:
             n += 1
             self.ref_ns, self.ref_count = due, 0
-            self.timer.update()
+            self.update()
             period = (self.timer.top() + 1) * self.tick_ns()
             skip = int((now - due) // period)
             if skip > 1:               # whole periods with nothing buffered: count them at once
@@ -72,7 +85,7 @@ class Counter:
                 self.ref_ns = due = due + (skip - 1) * period
             due = self.next_overflow()
         if n:
-            self.timer.overflowed_flag()
+            self.flags |= OVF
             self.overflows += n
         return n
 
@@ -101,9 +114,9 @@ class Counter:
     # -- who hears an overflow --------------------------------------------------------------------------
     def heard(self):
         timer = self.timer
-        if timer.ovf_irq_armed() or self.mcu.peripheral("DMAC").listens(timer.TRIG_OVF):
+        if self.inten & OVF and not self.flags & OVF or self.mcu.peripheral("DMAC").listens(timer.TRIG_OVF):
             return True
-        return timer.ovf_event_out() and not self.mcu.peripheral("EVSYS").quiet(timer.GEN_OVF)
+        return self.ovf_event_out() and not self.mcu.peripheral("EVSYS").quiet(timer.GEN_OVF)
 
     def arm(self):
         """(Re)schedule the next look: the next overflow if someone hears it, else a peek."""
@@ -124,16 +137,112 @@ class Counter:
         n = self.advance(float(self.mcu.now_ns()))
         for _ in range(min(n, 4) if self._heard else 0):   # a late look gives each listener its overflow;
             self.overflowed()                                # a peek has nobody to tell
-        self.timer.irq_line()
+        self.irq_line()
         self.arm()
 
     def overflowed(self):
         """One overflow's consequences: the event first (the DAC converts the sample DMA wrote last time),
         then the DMA request (which writes the next one)."""
         timer = self.timer
-        if timer.ovf_event_out():
+        if self.ovf_event_out():
             self.mcu.peripheral("EVSYS").event(timer.GEN_OVF)
         self.mcu.peripheral("DMAC").trigger(timer.TRIG_OVF)
+
+    def ovf_event_out(self):
+        return bool(self.timer.value(self.EVCTRL) & EVCTRL_OVFEO)
+
+    def irq_line(self):
+        if self.flags & self.inten:
+            self.mcu.set_pending(self.timer.IRQS[0])
+        else:
+            self.mcu.clear_pending(self.timer.IRQS[0])
+
+    # -- the registers a TC and a TCC share ----------------------------------------------------------------
+    def update(self):
+        """The UPDATE condition: the buffered values become live, unless CTRLB.LUPD holds them."""
+        if self.ctrlb & CTRLB_LUPD:
+            return
+        for i in range(self.channels):
+            if self.bufv & (self.timer.CCBUFV0 << i):
+                self.cc[i] = self.ccbuf[i]
+        if self.bufv & self.timer.PERBUFV:
+            self.per = self.perbuf
+        self.bufv = 0
+
+    def channel(self, reg, base):
+        """Which CC (base CC) or CCBUF (base CCBUF) channel ``reg`` is, or None."""
+        stride = self.timer.stride()
+        return (reg - base) // stride if base <= reg < base + stride * self.channels else None
+
+    def read_reg(self, reg, own):
+        """The timer's read_reg: the count brought up to now, then a shared register or ``own(reg)``."""
+        self.advance(float(self.mcu.now_ns()))
+        value = self.shared(reg)
+        return own(reg) if value is None else value
+
+    def shared(self, reg):
+        """A shared register's value, or None for one of the timer's own."""
+        if reg in (self.CTRLBCLR, self.CTRLBSET):
+            return self.ctrlb
+        if reg in (self.INTENCLR, self.INTENSET):
+            return self.inten
+        if reg == self.INTFLAG:
+            return self.flags
+        if reg == self.STATUS:
+            return (0 if self.running else STATUS_STOP) | self.bufv
+        if reg == self.SYNCBUSY:
+            return 0                     # synchronisation is immediate
+        if reg == self.COUNT:
+            return self.count_at(float(self.mcu.now_ns())) & self.timer.max()
+        if reg in (self.PER, self.PERBUF):
+            return self.per if reg == self.PER else self.perbuf
+        for base, values in ((self.CC, self.cc), (self.CCBUF, self.ccbuf)):
+            i = self.channel(reg, base)
+            if i is not None:
+                return values[i]
+        return None
+
+    def write_reg(self, reg, bits, mask, own):
+        """The timer's write_reg: at the last whole tick, a shared register or ``own(reg, bits, mask)``; the
+        IRQ line and the next look follow the write."""
+        self.rebase(float(self.mcu.now_ns()))
+        self.write_shared(reg, bits, mask, own)
+        self.irq_line()
+        self.arm()
+
+    def write_shared(self, reg, bits, mask, own):
+        if reg == self.CTRLA:
+            self.timer.ctrla(bits, mask)
+        elif reg == self.CTRLBSET:
+            self.ctrlb |= bits & 0x07
+            self.timer.command(bits >> 5)
+        elif reg == self.CTRLBCLR:
+            self.ctrlb &= ~bits & 0x07
+        elif reg == self.INTENSET:
+            self.inten |= bits
+        elif reg == self.INTENCLR:
+            self.inten &= ~bits
+        elif reg == self.INTFLAG:
+            self.flags &= ~bits          # write 1 to clear
+        elif reg in (self.STATUS, self.SYNCBUSY):
+            pass                         # read-only here
+        elif self.shared(reg) is not None:      # COUNT, PER, PERBUF, CCn, CCBUFn
+            self.set_field(reg, ((self.shared(reg) & ~mask) | bits) & self.timer.max())
+        else:
+            own(reg, bits, mask)
+
+    def set_field(self, reg, value):
+        if reg == self.COUNT:
+            self.set_count(value)
+        elif reg == self.PER:
+            self.per = value
+        elif reg == self.PERBUF:
+            self.perbuf, self.bufv = value, self.bufv | self.timer.PERBUFV
+        elif reg >= self.CCBUF:
+            i = self.channel(reg, self.CCBUF)
+            self.ccbuf[i], self.bufv = value, self.bufv | (self.timer.CCBUFV0 << i)
+        else:
+            self.cc[self.channel(reg, self.CC)] = value
 
 
 def duty_of(compare, top, invert=False):

@@ -12,8 +12,7 @@ from .counter import Counter, duty_of
 
 CTRLA_SWRST, CTRLA_ENABLE = 1 << 0, 1 << 1
 CMD_RETRIGGER, CMD_STOP, CMD_UPDATE, CMD_READSYNC = 1, 2, 3, 4
-CTRLB_DIR, CTRLB_LUPD, CTRLB_ONESHOT = 1 << 0, 1 << 1, 1 << 2
-OVF = 1 << 0
+CTRLB_DIR, CTRLB_ONESHOT = 1 << 0, 1 << 2
 NFRQ, MFRQ, NPWM, MPWM = 0, 1, 2, 3
 
 # Register offsets (datasheet "TC - Register Summary"; COUNT/CC/CCBUF widths follow CTRLA.MODE)
@@ -35,8 +34,7 @@ CC = 0x1C
 PERBUF = 0x2F            # COUNT8 only
 CCBUF = 0x30
 MODE_COUNT16, MODE_COUNT8, MODE_COUNT32 = 0, 1, 2
-EVCTRL_OVFEO = 1 << 8
-STATUS_STOP, STATUS_PERBUFV, STATUS_CCBUFV0 = 1 << 0, 1 << 3, 1 << 4
+STATUS_PERBUFV, STATUS_CCBUFV0 = 1 << 3, 1 << 4
 COMMON = {CTRLA: 4, CTRLBCLR: 1, CTRLBSET: 1, EVCTRL: 2, INTENCLR: 1, INTENSET: 1, INTFLAG: 1, STATUS: 1,
           WAVE: 1, DRVCTRL: 1, DBGCTRL: 1, SYNCBUSY: 4}
 
@@ -58,6 +56,9 @@ class Tc(Registers):
     BASE = None
     SIZE = 0x38
     REGS = LAYOUTS[2]
+    SHARED = (CTRLA, CTRLBCLR, CTRLBSET, EVCTRL, INTENCLR, INTENSET, INTFLAG, STATUS, SYNCBUSY, COUNT,
+              PER, PERBUF, CC, CCBUF)
+    PERBUFV, CCBUFV0 = STATUS_PERBUFV, STATUS_CCBUFV0
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
         self.counter = None
@@ -66,19 +67,14 @@ class Tc(Registers):
         self.GCLK_ID = (9, 9, 26, 26, 30, 30)[n]
         self.TRIG_OVF = 44 + 3 * n
         self.GEN_OVF = 73 + 3 * n
-        self.counter = Counter(self)
+        self.counter = Counter(self, 2, 0xFF)
 
     def reset(self):
         super().reset()
         if self.counter is not None:
             self.counter.reset()
         self.relayout(2)
-        self.ctrlb = self.inten = self.flags = 0
         self.stopped = False
-        self.cc = [0, 0]
-        self.ccbuf = [0, 0]
-        self.per = self.perbuf = 0xFF
-        self.bufv = 0            # STATUS PERBUFV / CCBUFVn bits
 
     def relayout(self, width):
         self.width = width
@@ -92,39 +88,14 @@ class Tc(Registers):
     def max(self):
         return (1 << (8 * self.width)) - 1
 
-    def prescaler(self):
-        return (self.value(CTRLA) >> 8) & 7
+    def stride(self):
+        return self.width
 
     def top(self):
         wavegen = self.value(WAVE) & 3
         if wavegen in (MFRQ, MPWM) and self.width != 1:
-            return self.cc[0]
-        return self.per if self.width == 1 else self.max()
-
-    def update(self):
-        if self.ctrlb & CTRLB_LUPD:
-            return
-        for i in range(2):
-            if self.bufv & (STATUS_CCBUFV0 << i):
-                self.cc[i] = self.ccbuf[i]
-        if self.bufv & STATUS_PERBUFV:
-            self.per = self.perbuf
-        self.bufv = 0
-
-    def ovf_event_out(self):
-        return bool(self.value(EVCTRL) & EVCTRL_OVFEO)
-
-    def ovf_irq_armed(self):
-        return bool(self.inten & OVF and not self.flags & OVF)
-
-    def overflowed_flag(self):
-        self.flags |= OVF
-
-    def irq_line(self):
-        if self.flags & self.inten:
-            self.mcu.set_pending(self.IRQS[0])
-        else:
-            self.mcu.clear_pending(self.IRQS[0])
+            return self.counter.cc[0]
+        return self.counter.per if self.width == 1 else self.max()
 
     def duty(self, wo):
         """WO[wo]'s share of time high, or None when the counter does not drive it (off, or a toggle)."""
@@ -133,62 +104,15 @@ class Tc(Registers):
         self.counter.advance(float(self.mcu.now_ns()))
         wavegen = self.value(WAVE) & 3
         if wavegen == NPWM or (wavegen == MPWM and wo == 1):
-            return duty_of(self.cc[wo], self.top(), bool(self.value(DRVCTRL) & (1 << wo)))
+            return duty_of(self.counter.cc[wo], self.top(), bool(self.value(DRVCTRL) & (1 << wo)))
         return 0.5 if wavegen in (NFRQ, MFRQ) else None
 
     # -- registers -------------------------------------------------------------------------------------
-    def read(self, offset, size):
-        self.counter.advance(float(self.mcu.now_ns()))
-        return super().read(offset, size)
-
-    def write(self, offset, size, value):
-        self.counter.rebase(float(self.mcu.now_ns()))
-        super().write(offset, size, value)
-        self.irq_line()
-        self.counter.arm()
-
     def read_reg(self, reg):
-        w = self.width
-        if reg in (CTRLBCLR, CTRLBSET):
-            return self.ctrlb
-        if reg in (INTENCLR, INTENSET):
-            return self.inten
-        if reg == INTFLAG:
-            return self.flags
-        if reg == STATUS:
-            return (0 if self.counter.running else STATUS_STOP) | self.bufv
-        if reg == SYNCBUSY:
-            return 0                     # synchronisation is immediate
-        if reg == COUNT:
-            return self.counter.count_at(float(self.mcu.now_ns())) & self.max()
-        if reg in (PER, PERBUF):
-            return self.per if reg == PER else self.perbuf
-        if reg in (CC, CC + w):
-            return self.cc[(reg - CC) // w]
-        if reg in (CCBUF, CCBUF + w):
-            return self.ccbuf[(reg - CCBUF) // w]
-        return super().read_reg(reg)
+        return self.counter.read_reg(reg, super().read_reg)
 
     def write_reg(self, reg, bits, mask):
-        if reg == CTRLA:
-            self.ctrla(bits, mask)
-        elif reg == CTRLBSET:
-            self.ctrlb |= bits & 0x07
-            self.command(bits >> 5)
-        elif reg == CTRLBCLR:
-            self.ctrlb &= ~bits & 0x07
-        elif reg == INTENSET:
-            self.inten |= bits
-        elif reg == INTENCLR:
-            self.inten &= ~bits
-        elif reg == INTFLAG:
-            self.flags &= ~bits
-        elif reg not in (STATUS, SYNCBUSY):
-            merged = (self.read_reg(reg) & ~mask) | bits
-            if reg in (COUNT, PER, PERBUF) or CC <= reg < CCBUF + 2 * self.width:
-                self.set_field(reg, merged)
-            else:
-                super().write_reg(reg, bits, mask)
+        self.counter.write_reg(reg, bits, mask, super().write_reg)
 
     def ctrla(self, bits, mask):
         if bits & CTRLA_SWRST:
@@ -198,20 +122,6 @@ class Tc(Registers):
         self.relayout((2, 1, 4, 2)[(self.value(CTRLA) >> 2) & 3])
         if mask & 0xFF:
             self._enable(bool(bits & CTRLA_ENABLE))
-
-    def set_field(self, reg, value):
-        w = self.width
-        if reg == COUNT:
-            self.counter.set_count(value)
-        elif reg == PER:
-            self.per = value
-        elif reg == PERBUF:
-            self.perbuf, self.bufv = value, self.bufv | STATUS_PERBUFV
-        elif reg >= CCBUF:
-            i = (reg - CCBUF) // w
-            self.ccbuf[i], self.bufv = value, self.bufv | (STATUS_CCBUFV0 << i)
-        else:
-            self.cc[(reg - CC) // w] = value
 
     def _enable(self, on):
         counter = self.counter
@@ -231,7 +141,7 @@ class Tc(Registers):
             self.stopped = True
             self.counter.stop()
         elif cmd == CMD_UPDATE:
-            self.update()
+            self.counter.update()
 
 
 def backlight(mcu, pin):

@@ -11,11 +11,8 @@ from .tc import (
     CMD_UPDATE,
     CTRLA_ENABLE,
     CTRLA_SWRST,
-    CTRLB_LUPD,
-    EVCTRL_OVFEO,
     MFRQ,
     NPWM,
-    OVF,
 )
 
 # Register offsets (datasheet "TCC - Register Summary")
@@ -42,7 +39,6 @@ PATTBUF = 0x64           # 16-bit
 PERBUF = 0x6C
 CCBUF = 0x70             # CCBUF[n] at 0x70 + 4n
 CCS_MAX = 6
-STATUS_STOP = 1 << 0
 STATUS_PERBUFV = 1 << 7
 STATUS_CCBUFV0 = 1 << 16
 WAVE_POL0 = 1 << 16
@@ -59,58 +55,31 @@ class Tcc(Registers):
                                   INTENSET, INTFLAG, STATUS, COUNT, WAVE, PER, PERBUF)},
             CTRLBCLR: 1, CTRLBSET: 1, DBGCTRL: 1, PATT: 2, PATTBUF: 2,
             **{CC + 4 * i: 4 for i in range(CCS_MAX)}, **{CCBUF + 4 * i: 4 for i in range(CCS_MAX)}}
+    SHARED = (CTRLA, CTRLBCLR, CTRLBSET, EVCTRL, INTENCLR, INTENSET, INTFLAG, STATUS, SYNCBUSY, COUNT,
+              PER, PERBUF, CC, CCBUF)
+    PERBUFV, CCBUFV0 = STATUS_PERBUFV, STATUS_CCBUFV0
 
     def __init__(self, mcu, name=None, base=None, irqs=None):
         self.counter = None
         self.ccs, bits, self.GCLK_ID, self.TRIG_OVF, self.GEN_OVF = FACTS[int((name or self.NAME)[3:])]
         self.bits = bits
         super().__init__(mcu, name, base, irqs)
-        self.counter = Counter(self)
+        self.counter = Counter(self, self.ccs, self.max())
 
     def reset(self):
         super().reset()
         if self.counter is not None:
             self.counter.reset()
-        self.ctrlb = self.inten = self.flags = 0
-        self.per = self.perbuf = self.max()
-        self.cc = [0] * self.ccs
-        self.ccbuf = [0] * self.ccs
-        self.bufv = 0
 
     # -- what the counter asks ---------------------------------------------------------------------------
     def max(self):
         return (1 << self.bits) - 1
 
-    def prescaler(self):
-        return (self.value(CTRLA) >> 8) & 7
+    def stride(self):
+        return 4
 
     def top(self):
-        return self.cc[0] if self.value(WAVE) & 7 == MFRQ else self.per
-
-    def update(self):
-        if self.ctrlb & CTRLB_LUPD:
-            return
-        for i in range(self.ccs):
-            if self.bufv & (STATUS_CCBUFV0 << i):
-                self.cc[i] = self.ccbuf[i]
-        if self.bufv & STATUS_PERBUFV:
-            self.per = self.perbuf
-        self.bufv = 0
-
-    def ovf_event_out(self):
-        return bool(self.value(EVCTRL) & EVCTRL_OVFEO)
-
-    def ovf_irq_armed(self):
-        return bool(self.inten & OVF and not self.flags & OVF)
-
-    def overflowed_flag(self):
-        self.flags |= OVF
-
-    def irq_line(self):
-        if self.flags & self.inten:
-            self.mcu.set_pending(self.IRQS[0])
-        else:
-            self.mcu.clear_pending(self.IRQS[0])
+        return self.counter.cc[0] if self.value(WAVE) & 7 == MFRQ else self.counter.per
 
     def duty(self, wo):
         """WO[wo] (channel wo % CC count, the OTMX 0 mapping): its share of time high, None if not PWM."""
@@ -118,62 +87,14 @@ class Tcc(Registers):
             return None
         self.counter.advance(float(self.mcu.now_ns()))
         ch = wo % self.ccs
-        return duty_of(self.cc[ch], self.per, bool(self.value(WAVE) & (WAVE_POL0 << ch)))
+        return duty_of(self.counter.cc[ch], self.counter.per, bool(self.value(WAVE) & (WAVE_POL0 << ch)))
 
     # -- registers -------------------------------------------------------------------------------------
-    def read(self, offset, size):
-        self.counter.advance(float(self.mcu.now_ns()))
-        return super().read(offset, size)
-
-    def write(self, offset, size, value):
-        self.counter.rebase(float(self.mcu.now_ns()))
-        super().write(offset, size, value)
-        self.irq_line()
-        self.counter.arm()
-
     def read_reg(self, reg):
-        if reg in (CTRLBCLR, CTRLBSET):
-            return self.ctrlb
-        if reg in (INTENCLR, INTENSET):
-            return self.inten
-        if reg == INTFLAG:
-            return self.flags
-        if reg == STATUS:
-            return (0 if self.counter.running else STATUS_STOP) | self.bufv
-        if reg == SYNCBUSY:
-            return 0                     # synchronisation is immediate
-        if reg == COUNT:
-            return self.counter.count_at(float(self.mcu.now_ns())) & self.max()
-        if reg in (PER, PERBUF):
-            return self.per if reg == PER else self.perbuf
-        if CC <= reg < CC + 4 * self.ccs:
-            return self.cc[(reg - CC) // 4]
-        if CCBUF <= reg < CCBUF + 4 * self.ccs:
-            return self.ccbuf[(reg - CCBUF) // 4]
-        return super().read_reg(reg)
+        return self.counter.read_reg(reg, super().read_reg)
 
     def write_reg(self, reg, bits, mask):
-        if reg == CTRLA:
-            self.ctrla(bits, mask)
-        elif reg == CTRLBSET:
-            self.ctrlb |= bits & 0x07
-            self.command(bits >> 5)
-        elif reg == CTRLBCLR:
-            self.ctrlb &= ~bits & 0x07
-        elif reg == INTENSET:
-            self.inten |= bits
-        elif reg == INTENCLR:
-            self.inten &= ~bits
-        elif reg == INTFLAG:
-            self.flags &= ~bits
-        elif reg in (COUNT, PER, PERBUF) or self.is_channel(reg):
-            self.set_field(reg, ((self.read_reg(reg) & ~mask) | bits) & self.max())
-        elif reg not in (STATUS, SYNCBUSY):
-            super().write_reg(reg, bits, mask)
-
-    def is_channel(self, reg):
-        """CC[n] or CCBUF[n] of a channel this instance has."""
-        return CC <= reg < CC + 4 * self.ccs or CCBUF <= reg < CCBUF + 4 * self.ccs
+        self.counter.write_reg(reg, bits, mask, super().write_reg)
 
     def ctrla(self, bits, mask):
         if bits & CTRLA_SWRST:
@@ -187,26 +108,13 @@ class Tcc(Registers):
         elif was and not now:
             self.counter.stop()
 
-    def set_field(self, reg, value):
-        if reg == COUNT:
-            self.counter.set_count(value)
-        elif reg == PER:
-            self.per = value
-        elif reg == PERBUF:
-            self.perbuf, self.bufv = value, self.bufv | STATUS_PERBUFV
-        elif reg >= CCBUF:
-            i = (reg - CCBUF) // 4
-            self.ccbuf[i], self.bufv = value, self.bufv | (STATUS_CCBUFV0 << i)
-        else:
-            self.cc[(reg - CC) // 4] = value
-
     def command(self, cmd):
         if cmd == CMD_RETRIGGER:
             self.counter.start(count=0)
         elif cmd == CMD_STOP:
             self.counter.stop()
         elif cmd == CMD_UPDATE:
-            self.update()
+            self.counter.update()
 
 
 # (class, NAME, BASE, IRQ lines): datasheet "Product Mapping" and "Interrupt Line Mapping" (SAMD51J19A)
