@@ -63,7 +63,7 @@ def starts_until(done, autoplay=False, sound=False):
     """START presses from a fresh deal until ``done(game)``."""
     ctrl = Controller(engine.Game(deal=DEAL), lambda: 1, sound=sound, settings=0)
     if autoplay:
-        Menu.choose(_Bare(ctrl), Mn.M_AUTO)
+        ctrl.choose(Mn.M_AUTO)
     n = 0
     while not done(ctrl.game):
         ctrl.press(K.NAMES.index("START"))
@@ -71,11 +71,6 @@ def starts_until(done, autoplay=False, sound=False):
         if n > 400:
             raise RuntimeError("deal %d: never done" % DEAL)
     return n
-
-
-class _Bare(Menu):
-    def __init__(self, ctrl):  # a Menu over a given controller
-        self.ctrl = ctrl
 
 
 class Trial:

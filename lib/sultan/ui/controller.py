@@ -14,7 +14,8 @@ again sends it home, A on a foundation plays the selected card there, A on the s
 card (or redeals); B cancels a selection, else undoes; START turns from anywhere; SELECT opens
 the menu.
 
-Rarely used parts are imported when first wanted: the menu (``sultan.ui.menu``, then kept),
+Rarely used parts are imported when first wanted: the menu (``sultan.ui.menu``, and what
+choosing does, ``sultan.ui.choices``, both then kept),
 the digit editor (``sultan.ui.deal_editor``, forgotten when it closes) and the winnable-deal
 table (``sultan.rules.winnable``, forgotten after each lookup), so the board's heap holds
 them only while they are in use.
@@ -88,7 +89,7 @@ class Controller(Actions):
         self.cursor = 0  # a place code (layout.GRID)
         self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu or a page is up)
         self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up (its
-        # digits, pos and number(); sultan.ui.menu opens it)
+        # digits, pos and number(); sultan.ui.choices opens it)
         if settings is None:
             self.set_language(words.EN)
         else:
@@ -123,7 +124,9 @@ class Controller(Actions):
         """Do menu item ``item`` (a ``sultan.ui.menu`` M_* number)."""
         self.open(MENU)  # (the menu made, if a caller chooses before it was ever up)
         self.mode = PLAY
-        self.menu.choose(self, item)
+        from sultan.ui.choices import choose  # (kept once loaded)
+
+        choose(self, item)
         if self.mode == PLAY:
             self.check_over()
 
@@ -146,11 +149,12 @@ class Controller(Actions):
 
     def idle(self):
         """A pause between keys: what the menu did not need at its first open, its words
-        (``words.menu_text``) and the pages' module a choice may open (``sultan.ui.pages``: its
-        import took 15 ms of the first page's 92 on the PyBadge)."""
+        (``words.menu_text``), what choosing does (``sultan.ui.choices``) and the pages' module a
+        choice may open (``sultan.ui.pages``: its import took 15 ms of the first page's 92 on the
+        PyBadge)."""
         if self.mode == MENU:
             words.menu_text()
-            from sultan.ui import pages  # noqa: F401  (kept by the screen, as at the first page)
+            from sultan.ui import choices, pages  # noqa: F401  (kept, as at the first choice and page)
 
     # -------------------------------------------------------------- keys
     def press(self, key):
