@@ -115,15 +115,27 @@ class Console:
         assert len(self.readings()) >= want, self.text[-500:]
         return self.readings()[-1][1:]
 
+    def wait_for(self, marker, limit_ns):
+        """Run until ``marker`` is heard or the clock reaches ``limit_ns``."""
+        while marker not in self.text and self.mcu.now_ns() < limit_ns:
+            self.mcu.run(until_ns=self.mcu.now_ns() + 50_000_000)
+
+
+def boot(folder):
+    """The PyGamer's CircuitPython with ``folder`` as CIRCUITPY, reset, its console heard from the start."""
+    mcu = Mcu(board=boards.load("pygamer"))
+    mcu.load_uf2(UF2)
+    mcu.board.load_flash(fatimage.flash_image(str(folder), flash_size=FLASH_8MB))
+    console = Console(mcu)
+    mcu.reset()
+    return console
+
 
 @needs_uf2
 def test_circuitpython_reads_the_stick_and_the_light_as_the_test_sets_them(tmp_path):
     (tmp_path / "code.py").write_text(CODE)
-    mcu = Mcu(board=boards.load("pygamer"))
-    mcu.load_uf2(UF2)
-    mcu.board.load_flash(fatimage.flash_image(str(tmp_path), flash_size=FLASH_8MB))
-    console = Console(mcu)
-    mcu.reset()
+    console = boot(tmp_path)
+    mcu = console.mcu
     assert console.next_reading(limit_ms=8000) == [analogio_value(1.65)] * 2 + [analogio_value(0.33)]
     board = mcu.board
     seen = []
@@ -163,13 +175,9 @@ def test_the_pygamer_profile_turns_the_stick_into_direction_keys_on_the_firmware
     tree = tmp_path / "tree"
     build(10, str(tree), quiet=True)       # the game's CIRCUITPY, our code.py in place of its own
     (tree / "code.py").write_text(KEYS_CODE)
-    mcu = Mcu(board=boards.load("pygamer"))
-    mcu.load_uf2(UF2)
-    mcu.board.load_flash(fatimage.flash_image(str(tree), flash_size=FLASH_8MB))
-    console = Console(mcu)
-    mcu.reset()
-    while "KEYS READY" not in console.text and mcu.now_ns() < 10_000_000_000:
-        mcu.run(until_ns=mcu.now_ns() + 50_000_000)
+    console = boot(tree)
+    mcu = console.mcu
+    console.wait_for("KEYS READY", 10_000_000_000)
     assert "KEYS READY" in console.text, (mcu.now_ns(), console.text[-800:], mcu.lines[-5:])
     stick, buttons = mcu.board.joystick, mcu.board.keys
     steps = [(lambda: stick.set(0.4, 0.0), None),            # inside _PUSH of the centre: no key
@@ -186,11 +194,8 @@ def test_the_pygamer_profile_turns_the_stick_into_direction_keys_on_the_firmware
 
 @needs_uf2
 def test_the_pygamer_image_boots_to_its_repl_on_its_own_board(tmp_path):
-    mcu = Mcu(board=boards.load("pygamer"))
-    mcu.load_uf2(UF2)
-    mcu.board.load_flash(fatimage.flash_image(str(tmp_path), flash_size=FLASH_8MB))   # no code.py
-    console = Console(mcu)
-    mcu.reset()
+    console = boot(tmp_path)   # no code.py
+    mcu = console.mcu
     while not console.host.is_open() and mcu.now_ns() < 6_000_000_000:
         mcu.run(until_ns=mcu.now_ns() + 50_000_000)
     mcu.run(until_ns=mcu.now_ns() + 300_000_000)
@@ -231,13 +236,9 @@ while True:
 @needs_uf2
 def test_the_pygamers_pixels_backlight_and_speaker_follow_the_firmware(tmp_path):
     (tmp_path / "code.py").write_text(PARTS_CODE)
-    mcu = Mcu(board=boards.load("pygamer"))
-    mcu.load_uf2(UF2)
-    mcu.board.load_flash(fatimage.flash_image(str(tmp_path), flash_size=FLASH_8MB))
-    console = Console(mcu)
-    mcu.reset()
-    while "PARTS DONE" not in console.text and mcu.now_ns() < 8_000_000_000:
-        mcu.run(until_ns=mcu.now_ns() + 50_000_000)
+    console = boot(tmp_path)
+    mcu = console.mcu
+    console.wait_for("PARTS DONE", 8_000_000_000)
     assert "PARTS DONE" in console.text, console.text[-800:]
     board = mcu.board
     board.neopixels.flush()
