@@ -18,18 +18,24 @@ while True:
 """
 
 
-def test_a_bus_fault_under_code_py_restarts_the_firmware_in_safe_mode(tmp_path):
+def booted(folder, code):
+    """The PyBadge's CircuitPython with ``code`` as code.py, reset: (mcu, USB host, what the console said)."""
     from samd51 import boards, fatimage
     from samd51.mcu import Mcu
     from samd51.usbhost import UsbHost
 
     mcu = Mcu(board=boards.load("pybadge"))
     mcu.load_uf2(UF2)
-    (tmp_path / "code.py").write_text(CODE)
-    mcu.board.load_flash(fatimage.flash_image(str(tmp_path)))
+    (folder / "code.py").write_text(code)
+    mcu.board.load_flash(fatimage.flash_image(str(folder)))
     out = bytearray()
     host = UsbHost(mcu, on_serial=out.extend)
     mcu.reset()
+    return mcu, host, out
+
+
+def test_a_bus_fault_under_code_py_restarts_the_firmware_in_safe_mode(tmp_path):
+    mcu, host, out = booted(tmp_path, CODE)
     while b"LOOPING" not in out and mcu.now_ns() < 10 ** 10:
         mcu.run(cycles=1_000_000)
     assert b"LOOPING" in out
@@ -65,17 +71,7 @@ from math import *
 def test_import_star_of_a_class_reads_where_nothing_answers_and_the_firmware_takes_the_fault(tmp_path):
     # mp_import_all takes what __import__ returned for a module: a class's flags and name word becomes
     # `globals`, and the map's length is read 8 bytes past it, an address the SAMD51 does not decode.
-    from samd51 import boards, fatimage
-    from samd51.mcu import Mcu
-    from samd51.usbhost import UsbHost
-
-    mcu = Mcu(board=boards.load("pybadge"))
-    mcu.load_uf2(UF2)
-    (tmp_path / "code.py").write_text(IMPORT_STAR)
-    mcu.board.load_flash(fatimage.flash_image(str(tmp_path)))
-    out = bytearray()
-    UsbHost(mcu, on_serial=out.extend)
-    mcu.reset()
+    mcu, _host, out = booted(tmp_path, IMPORT_STAR)
     assert mcu.run(until_ns=6 * 10 ** 9) == "SYSRESETREQ"
     assert b"IMPORTING" in out
     [(exc, bit, _pc, address)] = mcu.nvic.faults.taken
