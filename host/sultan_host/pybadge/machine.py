@@ -81,10 +81,14 @@ class Machine:
         return None
 
     # -- the board's parts (this boot's) ----------------------------------------------------------------
+    def on_stick(self, name):
+        """True when key word ``name`` pushes this board's joystick rather than a button."""
+        return self.board.joystick is not None and name in DIRECTIONS and name not in self.board.KEYS
+
     def press(self, name, down):
         """A key word's button, or on a board with a joystick a direction's push (released: the centre)."""
         stick = self.board.joystick
-        if stick is not None and name in DIRECTIONS and name not in self.board.KEYS:
+        if self.on_stick(name):
             if down:
                 stick.push(name)
             else:

@@ -90,7 +90,11 @@ class Runner:
                    "latch_ms": None, "line_ms": None, "line": None, "pixels": None,
                    "_pixels": panel.pixels_written, "_panel": panel}
             self.keys.append(rec)
-            self.latch_wanted = rec
+            if self.m.on_stick(name):
+                # the stick is read through the ADC, not latched by the 74HC165: timed from the push
+                rec["latch_ms"] = rec["press_ms"]
+            else:
+                self.latch_wanted = rec
         self.m.press(name, down)
 
     # -- screenshots -----------------------------------------------------------------------------------------

@@ -55,7 +55,15 @@ from sultan.ui.menu import (
     M_WINNABLE,
 )
 from sultan.ui.modes import DEAL, RULES_PAGE, STATS_PAGE
-from sultan.ui.switches import S_DIM_OFF, S_FOUR_COLOUR, S_LIGHTS_OFF, S_MOTION_OFF, S_RULES, S_RULES_SHIFT, S_SOUND_OFF
+from sultan.ui.switches import (
+    S_DIM_OFF,
+    S_FOUR_COLOUR,
+    S_LIGHTS_OFF,
+    S_MOTION_OFF,
+    S_RULES,
+    S_RULES_SHIFT,
+    S_SOUND_OFF,
+)
 
 
 def _pick_winnable(r, rules):

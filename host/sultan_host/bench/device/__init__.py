@@ -13,7 +13,8 @@ deal ``--deal`` and plays one fixed key plan, then prints one table of:
 * start-up: from a bare code.py's serial line to the game's ``SULTAN READY``, both on the same
   firmware and counted from reset in simulated time (the firmware's own boot cancels out);
 * per key kind, from the keypad scan that latches the press (keypad scans every 20 ms: a real
-  thumb adds 0-20 ms) to the key's ``SULTAN key=`` line, written after the display refresh:
+  thumb adds 0-20 ms; a PyGamer stick direction, which the 74HC165 does not carry, from its push)
+  to the key's ``SULTAN key=`` line, written after the display refresh:
   min / median / max in simulated ms, and the median RAMWR pixels the ILI9341 received.
 
 The key plan is made on the host by the game's own Controller (lib/sultan), which also names each

@@ -27,7 +27,8 @@ def split(figures, sections):
     return [(p, s) for p, s in ((figures, rest), (page, mine)) if s]
 CAPTION = (
     "the samd51 emulator's [time model](samd51.md#time) at 120 MHz. Deal %s's key plan and the animation "
-    "plan; a line: keypad latch -> SULTAN key= line, min / median / max ms (n); "
+    "plan; a line: keypad latch (a PyGamer stick direction, read by the ADC: its push) -> SULTAN key= line, "
+    "min / median / max ms (n); "
     "a first frame: the key -> its slide's first frame; a panel after or before a card's travel (the anim "
     "line's first to last frame) judged without it")
 PANEL_MS = 80  # every panel's goal: 100 ms less a 20 % margin for the flash reads the time model leaves out

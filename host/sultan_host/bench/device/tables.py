@@ -67,8 +67,8 @@ def summarise(steps, game, bare):
 
 
 KEY_CAPTION = ("tools/emulate (rp2040js), simulated time, deal %s; key "
-               "latency = keypad scan that latched the press -> SULTAN key= line (min / median / max), RAMWR "
-               "pixels (median)")
+               "latency = keypad scan that latched the press (a badge's stick: its push) -> SULTAN key= line "
+               "(min / median / max), RAMWR pixels (median)")
 
 
 def label(c):
