@@ -1,7 +1,7 @@
 """Command-line arguments for the host tools: anything wrong is one line and exit status 2.
 
-Shared by the CLI (``sultan_host.cli``), the simulator and the screenshot tool, so that
-they read numbers, deal ranges and output paths alike:
+Shared by the CLI (``sultan_host.cli``), the simulator, the screenshot tool and the ``python -m`` tools
+(``ToolParser``), so that they read numbers, deal ranges and output paths alike:
 
 - numbers are ASCII digits only: no sign, no ``1_000``, no ``٣`` or ``３`` (Python's
   ``int()`` takes all of those);
@@ -11,6 +11,7 @@ they read numbers, deal ranges and output paths alike:
 
 import argparse
 import os
+import sys
 
 from sultan.rules.engine import MAX_DEAL
 
@@ -39,6 +40,38 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(message)
+
+
+class ToolParser(argparse.ArgumentParser):
+    """argparse for a ``python -m`` tool: an error is ``name: message`` on stderr, one line, exit status 2."""
+
+    def __init__(self, name, **kwargs):
+        super().__init__(**kwargs)
+        self.name = name
+
+    def error(self, message):
+        sys.stderr.write("%s: %s\n" % (self.name, one_line(message)))
+        sys.exit(2)
+
+
+def count(text):
+    """An argparse type: a count, at most 7 ASCII digits."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 7:
+        raise argparse.ArgumentTypeError("not a count: %r" % clip(text))
+    return int(text)
+
+
+def real_in(lo, hi, lo_open=False):
+    """An argparse type: a number (a float) in lo..hi, ``hi`` left out, and ``lo`` too when ``lo_open``."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("not a number: %r" % clip(text)) from None
+        if not (lo < value if lo_open else lo <= value) or not value < hi:
+            raise argparse.ArgumentTypeError("out of range: %r" % clip(text))
+        return value
+    return parse
 
 
 class Once(argparse.Action):

@@ -27,13 +27,14 @@ dicts, as tools/emulate/emulate.js walks them:
 prints ``{"keys": words, "steps": [...]}`` as JSON.  A bad word: one line, exit 2.
 """
 
-import argparse
 import json
 import os
 import re
 import sys
 
 from sultan.ui.keys import NAMES
+
+from sultan_host.args import ToolParser, count, real_in
 
 KEYPAD_SCAN_MS = 20  # keypad.ShiftRegisterKeys' default interval
 # the random keys' mix: arrows, A, B, START, SELECT (menus, pages, new deals, redeals)
@@ -257,35 +258,21 @@ def words_and_steps(keys, board="pybadge", key_ms=60, gap_ms=100, shots=True, ra
     return keys, key_steps(keys, board, key_ms, gap_ms, shots)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        sys.stderr.write("keywords: %s\n" % message)
-        sys.exit(2)
-
-
-def _count(text):
-    if not text.isdigit() or len(text) > 7:
-        raise argparse.ArgumentTypeError("not a count: %r" % text[:40])
-    return int(text)
+MS = real_in(0, 1e9)
 
 
 def _ms(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text[:40]) from None
-    if not 0 <= value < 1e9:
-        raise argparse.ArgumentTypeError("out of range: %r" % text[:40])
-    return number(text)
+    """A --key-ms/--gap-ms: a number 0..1e9, as a word's number is written."""
+    return number(str(MS(text)))
 
 
 def main(argv=None):
-    p = _Parser(prog="python -m sultan_host.keywords", description=__doc__.splitlines()[0])
+    p = ToolParser("keywords", prog="python -m sultan_host.keywords", description=__doc__.splitlines()[0])
     p.add_argument("--keys", default="", help="the words")
     p.add_argument("--names", choices=("pico", "pybadge", "pygamer"), default="pybadge",
                    help="whose buttons (the Pico's are diagram.json's parts)")
-    p.add_argument("--random-keys", type=_count, default=0, help="N seeded random keys after --keys")
-    p.add_argument("--seed", type=_count, default=1)
+    p.add_argument("--random-keys", type=count, default=0, help="N seeded random keys after --keys")
+    p.add_argument("--seed", type=count, default=1)
     p.add_argument("--key-ms", type=_ms, default=60)
     p.add_argument("--gap-ms", type=_ms, default=100)
     p.add_argument("--no-shots", dest="shots", action="store_false")

@@ -11,41 +11,27 @@ CircuitPython of the same major in tools/emulate, and the report says whether it
 (a build option).
 """
 
-import argparse
 import os
 import re
 import sys
 import tempfile
 import time
 
+from sultan_host.args import ToolParser, real_in
 from sultan_host.board.sources import ROOT
 from sultan_host.cptests import runner, source
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        sys.stderr.write("cptests: %s\n" % message)
-        sys.exit(2)
-
-
-def _positive(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text[:40]) from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError("out of range: %r" % text[:40])
-    return value
+POSITIVE = real_in(0, 1e6, lo_open=True)
 
 
 def parse(argv):
-    p = _Parser(prog="python -m sultan_host.cptests", description=__doc__.splitlines()[0])
+    p = ToolParser("cptests", prog="python -m sultan_host.cptests", description=__doc__.splitlines()[0])
     p.add_argument("--boards", default=",".join(runner.BOARDS), help="comma-separated (pybadge,pygamer)")
     p.add_argument("--cp", type=int, help="only images of this CircuitPython major (9, 10)")
     p.add_argument("--only", help="a regex searched in each test's path, e.g. 'basics/list' or 'float/'")
     p.add_argument("--out", default=os.path.join(ROOT, "build", "cptests", "results"), help="results' folder")
-    p.add_argument("--sim-s", type=_positive, default=runner.SIM_S, help="a test's simulated-time limit")
-    p.add_argument("--cpu-s", type=_positive, default=runner.CPU_S, help="a test's host CPU-time limit")
+    p.add_argument("--sim-s", type=POSITIVE, default=runner.SIM_S, help="a test's simulated-time limit")
+    p.add_argument("--cpu-s", type=POSITIVE, default=runner.CPU_S, help="a test's host CPU-time limit")
     p.add_argument("--pico", action="store_true", help="run what did not pass on the Pico's too")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     a = p.parse_args(argv)

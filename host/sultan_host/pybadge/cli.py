@@ -11,20 +11,14 @@ goes to stdout; --report as emulate.js's, with the DAC, the backlight and the NV
 argument: one line, exit 2.  A failed run: failure.png, the report with its error, exit 1.
 """
 
-import argparse
 import json
 import os
 import sys
 import time
 
+from sultan_host.args import ToolParser, count, real_in
 from sultan_host.board.sources import ROOT
 from sultan_host.pybadge import image
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        sys.stderr.write("pybadge: %s\n" % message)
-        sys.exit(2)
 
 
 def _bad(text):
@@ -32,24 +26,11 @@ def _bad(text):
     sys.exit(2)
 
 
-def _nonneg(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text[:40]) from None
-    if not 0 <= value < 1e9:
-        raise argparse.ArgumentTypeError("out of range: %r" % text[:40])
-    return value
-
-
-def _count(text):
-    if not text.isdigit() or len(text) > 7:
-        raise argparse.ArgumentTypeError("not a count: %r" % text[:40])
-    return int(text)
+NONNEG = real_in(0, 1e9)
 
 
 def parse(argv):
-    p = _Parser(prog="python -m sultan_host.pybadge", description=__doc__.splitlines()[0])
+    p = ToolParser("pybadge", prog="python -m sultan_host.pybadge", description=__doc__.splitlines()[0])
     p.add_argument("--board", choices=image.BOARDS, default="pybadge", help="the badge (default pybadge)")
     p.add_argument("--cp", type=int, choices=(9, 10), help="its CircuitPython major (default: the newest)")
     p.add_argument("--uf2", help="the UF2 (default: PYBADGE_UF2 / PYGAMER_UF2, else vendor-local/<board>/'s)")
@@ -57,23 +38,23 @@ def parse(argv):
     src.add_argument("--tree", help="an existing CIRCUITPY folder (default: build one for the UF2's major)")
     src.add_argument("--flash-in", help="a QSPI flash image (as --flash-out writes)")
     src.add_argument("--bare", action="store_true", help="CIRCUITPY: a code.py printing the bare heap")
-    p.add_argument("--deal", type=_count, help="the deal to start on (settings.toml SULTAN_DEAL)")
+    p.add_argument("--deal", type=count, help="the deal to start on (settings.toml SULTAN_DEAL)")
     p.add_argument("--memtrace", action="store_true", help="settings.toml SULTAN_MEMTRACE")
     p.add_argument("--keys", default="", help="the words (sultan_host.keywords)")
-    p.add_argument("--random-keys", type=_count, default=0, help="N random keys after --keys (seeded)")
-    p.add_argument("--seed", type=_count, default=1, help="random keys and power cuts' part-done bits")
+    p.add_argument("--random-keys", type=count, default=0, help="N random keys after --keys (seeded)")
+    p.add_argument("--seed", type=count, default=1, help="random keys and power cuts' part-done bits")
     p.add_argument("--out", default=os.path.join(ROOT, "build", "emulate"), help="screenshots' folder")
     p.add_argument("--report", help="write the run's report JSON here")
     p.add_argument("--no-shots", dest="shots", action="store_false", help="no screenshots")
     p.add_argument("--quiet", action="store_true", help="no console echo or progress lines")
-    p.add_argument("--after-ms", type=_nonneg, default=0.0, help="run this long after the last step")
+    p.add_argument("--after-ms", type=NONNEG, default=0.0, help="run this long after the last step")
     p.add_argument("--ready-only", action="store_true", help="stop at the first SULTAN READY (or BARE) line")
-    p.add_argument("--flash-time-scale", type=_nonneg, default=1.0, help="erase/program times x (0: instant)")
+    p.add_argument("--flash-time-scale", type=NONNEG, default=1.0, help="erase/program times x (0: instant)")
     p.add_argument("--flash-out", help="write the QSPI flash's bytes here at the end")
     p.add_argument("--nvm-out", help="write microcontroller.nvm's 8 KB here at the end")
-    p.add_argument("--key-ms", type=_nonneg, default=60.0, help="how long a key is held")
-    p.add_argument("--gap-ms", type=_nonneg, default=100.0, help="the pause after each key's line")
-    p.add_argument("--timeout-s", type=_nonneg, default=3000.0, help="wall-clock limit (a safety net)")
+    p.add_argument("--key-ms", type=NONNEG, default=60.0, help="how long a key is held")
+    p.add_argument("--gap-ms", type=NONNEG, default=100.0, help="the pause after each key's line")
+    p.add_argument("--timeout-s", type=NONNEG, default=3000.0, help="wall-clock limit (a safety net)")
     a = p.parse_args(argv)
     if a.uf2 is not None and a.cp is not None:
         p.error("--uf2 names the image; --cp picks one when it is not named: give one of them")
