@@ -1,4 +1,5 @@
-"""make deploy writes only onto a board's drive, and never loses a code.py it did not write: a folder whose boot_out.txt CircuitPython wrote, or one it deployed to before; a foreign
+"""make deploy writes only onto a board's drive, and never loses a code.py it did not write: a folder whose
+boot_out.txt CircuitPython wrote, or one it deployed to before; a foreign
 code.py only with --force, and then kept as code.py.bak."""
 
 import os
@@ -27,6 +28,15 @@ def snapshot(top):
             for d, _dirs, files in os.walk(top) for f in files}
 
 
+def refused(build, drive, capsys, *words):
+    """Deploying onto ``drive`` is refused: exit 1, one line with each of ``words``, the drive unchanged."""
+    before = snapshot(drive)
+    assert run(build, drive) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and all(w in err for w in words), err
+    assert snapshot(drive) == before
+
+
 @pytest.mark.parametrize("boot_out", [None, "hello\n", "\x00\xff garbage CircuitPython", "CircuitPython?\n"])
 def test_a_folder_that_is_no_board_and_was_never_deployed_to_is_left_alone(tmp_path, build, capsys, boot_out):
     drive = tmp_path / "somewhere"
@@ -34,11 +44,7 @@ def test_a_folder_that_is_no_board_and_was_never_deployed_to_is_left_alone(tmp_p
     (drive / "notes.txt").write_text("mine\n")
     if boot_out is not None:
         (drive / "boot_out.txt").write_text(boot_out)
-    before = snapshot(drive)
-    assert run(build, drive) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not a CircuitPython drive" in err, err
-    assert snapshot(drive) == before
+    refused(build, drive, capsys, "not a CircuitPython drive")
 
 
 def test_a_board_is_written_and_then_known_by_its_marker(tmp_path, build, capsys):
@@ -60,11 +66,7 @@ def test_a_foreign_code_py_is_replaced_only_with_force_and_kept(tmp_path, build,
     drive.mkdir()
     (drive / "boot_out.txt").write_text(BOOT_OUT)
     (drive / "code.py").write_text("print('mine')\n")
-    before = snapshot(drive)
-    assert run(build, drive) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--force" in err and "did not write" in err, err
-    assert snapshot(drive) == before
+    refused(build, drive, capsys, "--force", "did not write")
     assert run(build, drive, "--force") == 0
     assert (drive / "code.py").read_text() == "import launch\n"
     assert (drive / "code.py.bak").read_text() == "print('mine')\n"
@@ -103,11 +105,7 @@ def test_a_test_build_is_refused_whole(tmp_path, build, capsys):
     drive = tmp_path / "CIRCUITPY"
     drive.mkdir()
     (drive / "boot_out.txt").write_text(BOOT_OUT)
-    before = snapshot(drive)
-    assert run(build, drive) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "test build (SULTAN_DEAL=5): make build" in err, err
-    assert snapshot(drive) == before
+    refused(build, drive, capsys, "test build (SULTAN_DEAL=5): make build")
 
 
 def test_a_read_only_file_on_the_drive_is_never_replaced(tmp_path, build, capsys):
@@ -117,11 +115,7 @@ def test_a_read_only_file_on_the_drive_is_never_replaced(tmp_path, build, capsys
     (drive / "boot_out.txt").write_text(BOOT_OUT)
     (drive / "lib" / "game.py").write_text("X = 0  # mine, read-only\n")
     os.chmod(drive / "lib" / "game.py", 0o444)
-    before = snapshot(drive)
-    assert run(build, drive) == 1
-    err = capsys.readouterr().err
-    assert "lib/game.py is read-only" in err and "nothing written" in err, err
-    assert snapshot(drive) == before
+    refused(build, drive, capsys, "lib/game.py is read-only", "nothing written")
 
 
 def test_the_bundle_and_the_wokwi_image_leave_a_read_only_output_alone(tmp_path, monkeypatch):
