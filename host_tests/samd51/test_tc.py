@@ -23,8 +23,8 @@ def tc(mcu, name, base, irq):
 
 def pwm_backlight(t, top, duty):
     """common_hal_pwmio_pwmout_construct on a TC (SAMD51 branch), then set_duty_cycle."""
-    t.write(T.CTRLA, 4, T.CTRLA_SWRST)
-    assert t.read(T.CTRLA, 4) & T.CTRLA_SWRST == 0
+    t.write(T.CTRLA, 4, N.CTRLA_SWRST)
+    assert t.read(T.CTRLA, 4) & N.CTRLA_SWRST == 0
     t.write(T.CTRLA, 4, 0)                                   # tc_set_enable(false)
     t.write(T.CTRLA, 4, T.MODE_COUNT16 << 2 | 0 << 8)        # prescaler 1
     t.write(T.WAVE, 1, T.MPWM)
@@ -121,7 +121,7 @@ def test_count8_has_per_and_a_tc_without_its_gclk_channel_stands(mcu):
 
 def test_tcc_npwm_duty_and_lock_update(mcu):
     t = mcu.add(C.Tcc(mcu, "TCC1", TCC1, tuple(range(92, 97))))
-    t.write(C.CTRLA, 4, T.CTRLA_SWRST)
+    t.write(C.CTRLA, 4, N.CTRLA_SWRST)
     t.write(C.WAVE, 4, T.NPWM)
     t.write(C.PER, 4, 999)
     t.write(C.CTRLA, 4, T.CTRLA_ENABLE)
@@ -156,7 +156,7 @@ def audio(mcu):
     dac.write(A.DACCTRL, 2, A.DACCTRL_LEFTADJ | A.DACCTRL_ENABLE)
     dac.write(A.CTRLA, 1, A.CTRLA_ENABLE)
     assert dac.read(A.STATUS, 1) & A.STATUS_READY0
-    t.write(T.CTRLA, 4, T.CTRLA_SWRST)
+    t.write(T.CTRLA, 4, N.CTRLA_SWRST)
     t.write(T.WAVE, 1, T.MFRQ)
     t.write(T.EVCTRL, 2, N.EVCTRL_OVFEO)
     t.write(T.CTRLA, 4, T.CTRLA_ENABLE)

@@ -10,13 +10,14 @@ DAC START0 and DMA -> DATABUF, one sample an overflow). Otherwise the counter lo
 What the counter asks of its timer (a Tc or Tcc): ``mcu``, ``GCLK_ID``, ``TRIG_OVF``, ``GEN_OVF``, ``IRQS``;
 ``SHARED`` (its offsets of the shared registers, in Counter.__init__'s order), ``PERBUFV`` and ``CCBUFV0``
 (its STATUS bits); ``value(reg)``; ``top()``, ``max()``, ``stride()`` (bytes from CC0 to CC1);
-``ctrla(bits, mask)`` (a CTRLA write), ``command(cmd)`` (CTRLBSET.CMD).
+``reset()``, ``ctrla(bits, mask)`` (a CTRLA write but SWRST), ``command(cmd)`` (CTRLBSET.CMD).
 """
 
 PRESCALER = (1, 2, 4, 8, 16, 64, 256, 1024)
 PEEK_NS = 1_000_000      # a quiet, running counter looks again this often
 INF = float("inf")
 OVF = 1 << 0             # INTEN/INTFLAG.OVF
+CTRLA_SWRST = 1 << 0
 CTRLB_LUPD = 1 << 1
 STATUS_STOP = 1 << 0
 EVCTRL_OVFEO = 1 << 8
@@ -211,7 +212,9 @@ class Counter:
         self.arm()
 
     def write_shared(self, reg, bits, mask, own):
-        if reg == self.CTRLA:
+        if reg == self.CTRLA and bits & CTRLA_SWRST:
+            self.timer.reset()
+        elif reg == self.CTRLA:
             self.timer.ctrla(bits, mask)
         elif reg == self.CTRLBSET:
             self.ctrlb |= bits & 0x07

@@ -10,7 +10,7 @@ duty (TC2 WO1); audioio takes the highest free TC (TC5) in MFRQ at 48 MHz with C
 from . import Registers
 from .counter import Counter, duty_of
 
-CTRLA_SWRST, CTRLA_ENABLE = 1 << 0, 1 << 1
+CTRLA_ENABLE = 1 << 1            # SWRST (bit 0): the Counter's
 CMD_RETRIGGER, CMD_STOP, CMD_UPDATE, CMD_READSYNC = 1, 2, 3, 4
 CTRLB_DIR, CTRLB_ONESHOT = 1 << 0, 1 << 2
 NFRQ, MFRQ, NPWM, MPWM = 0, 1, 2, 3
@@ -107,7 +107,7 @@ class Tc(Registers):
             return duty_of(self.counter.cc[wo], self.top(), bool(self.value(DRVCTRL) & (1 << wo)))
         return 0.5 if wavegen in (NFRQ, MFRQ) else None
 
-    # -- registers -------------------------------------------------------------------------------------
+    # -- registers: the Counter keeps the shared ones; CTRLA (mode, enable), WAVE and DRVCTRL are here
     def read_reg(self, reg):
         return self.counter.read_reg(reg, super().read_reg)
 
@@ -115,9 +115,6 @@ class Tc(Registers):
         self.counter.write_reg(reg, bits, mask, super().write_reg)
 
     def ctrla(self, bits, mask):
-        if bits & CTRLA_SWRST:
-            self.reset()
-            return
         super().write_reg(CTRLA, bits, mask)
         self.relayout((2, 1, 4, 2)[(self.value(CTRLA) >> 2) & 3])
         if mask & 0xFF:

@@ -10,7 +10,6 @@ from .tc import (
     CMD_STOP,
     CMD_UPDATE,
     CTRLA_ENABLE,
-    CTRLA_SWRST,
     MFRQ,
     NPWM,
 )
@@ -89,7 +88,7 @@ class Tcc(Registers):
         ch = wo % self.ccs
         return duty_of(self.counter.cc[ch], self.counter.per, bool(self.value(WAVE) & (WAVE_POL0 << ch)))
 
-    # -- registers -------------------------------------------------------------------------------------
+    # -- registers: the Counter keeps the shared ones; CTRLA (enable), WAVE (polarity), faults, patterns here
     def read_reg(self, reg):
         return self.counter.read_reg(reg, super().read_reg)
 
@@ -97,9 +96,6 @@ class Tcc(Registers):
         self.counter.write_reg(reg, bits, mask, super().write_reg)
 
     def ctrla(self, bits, mask):
-        if bits & CTRLA_SWRST:
-            self.reset()
-            return
         was = self.value(CTRLA) & CTRLA_ENABLE
         super().write_reg(CTRLA, bits, mask)
         now = self.value(CTRLA) & CTRLA_ENABLE
