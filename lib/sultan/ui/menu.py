@@ -6,7 +6,7 @@ The controller imports it when the menu is first wanted (``Controller.open(MENU)
 or a caller choosing an item) and keeps it as ``Controller.menu``: it is opened often.  Items
 are numbers (M_*); a menu shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound
 and light switches only where the board has them.  Labels come from
-``sultan.ui.words.menu_item()``.  ``Menu.view`` gives the lines the screen draws.  What
+``sultan.ui.words.menu_items()``.  ``Menu.view`` gives the lines the screen draws.  What
 choosing an item does is ``sultan.ui.choices``, loaded later: the first open need not wait for it.
 """
 
@@ -62,7 +62,7 @@ class Menu:
     def label(self, ctrl, i):
         """The text of line ``i``: the item's name, and a switch's state."""
         m = self.items[i]
-        text = words.menu_item(m)
+        text = words.menu_items()[m]
         if m == M_AUTO:
             on = ctrl.autoplay
         elif m == M_SOUND:

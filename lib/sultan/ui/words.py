@@ -8,7 +8,7 @@ module's tuples, dropping the previous language's first:
 
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help whenever no message stands, by mode (``sultan.ui.modes``);
-- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers (``menu_item()`` reads
+- ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers (``menu_items()`` reads
   them when the menu is first drawn), and ``MENU_TEXT``, what the menu says (``menu_text()``);
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``),
   read by ``refusals()`` at the first refusal.
@@ -58,7 +58,7 @@ STAR_COLS = const(2)  # the winnable deal's star takes the status line's first t
 
 LANG = EN  # the language in use
 TEXT = HELP = None  # read by use() (the controller calls it as it is made)
-MENU_ITEMS = MENU_TEXT = None  # read by menu_item() and menu_text(), when first wanted
+MENU_ITEMS = MENU_TEXT = None  # read by menu_items() and menu_text(), when first wanted
 REFUSALS = None  # read by refusals(), at the first refusal
 
 
@@ -74,11 +74,10 @@ def read(name):
     return data.replace(b"\r", b"") if b"\r" in data else data
 
 
-def section(data, name, keyed=True, text=True):
+def section(data, name, keyed=True):
     """The lines of section ``[name]`` of a words or pages file's bytes ``data``, as a tuple of
-    str (not ``text``: a list of bytes): in a words file (``keyed``) the texts of its "KEY text"
-    lines, comment and blank lines left out; in a pages file its lines as they stand, blank lines
-    at its end left out.
+    str: in a words file (``keyed``) the texts of its "KEY text" lines, comment and blank lines
+    left out; in a pages file its lines as they stand, blank lines at its end left out.
 
     The file is cut as bytes and only the lines kept become str: on CircuitPython every new
     str is first looked for among the interned strings (on 8.x a walk over all of them), so
@@ -100,11 +99,11 @@ def section(data, name, keyed=True, text=True):
                 continue
             k = ln.find(b" ")
             ln = ln[k + 1:] if k >= 0 else b""
-        out.append(str(ln, "utf-8") if text else ln)
+        out.append(str(ln, "utf-8"))
     if not keyed:
         while out and not out[-1]:
             out.pop()  # blank lines before the next page
-    return tuple(out) if text else out
+    return tuple(out)
 
 
 def use(lang):
@@ -124,24 +123,12 @@ def use(lang):
     return lang
 
 
-def menu_item(m):
-    """The menu's label of item ``m`` in the language in use.  The labels (``MENU_ITEMS``) are read
-    at the first call, a player who never opens the menu never holds them; each stays the file's
-    bytes until it is first shown, so the first menu makes strs of its lines on show alone."""
+def menu_items():
+    """The menu's labels in the language in use (``MENU_ITEMS``), read at the first call: a player
+    who never opens the menu never holds them."""
     global MENU_ITEMS
     if MENU_ITEMS is None:
-        MENU_ITEMS = section(read(path(LANG)), "menu", text=False)
-    t = MENU_ITEMS[m]
-    if not isinstance(t, str):
-        t = MENU_ITEMS[m] = str(t, "utf-8")
-    return t
-
-
-def menu_items():
-    """Every label of the menu (``menu_item``'s), in the language in use."""
-    menu_item(0)
-    for m in range(len(MENU_ITEMS)):
-        menu_item(m)
+        MENU_ITEMS = section(read(path(LANG)), "menu")
     return MENU_ITEMS
 
 
