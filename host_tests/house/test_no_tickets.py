@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# "issue 27", "Issues 5 and 6", "issue #9" and the section sign of "9 §3" (spelled so as not to match itself)
+# the word for a ticket with its number (with or without "#"), and the section sign before a number
 TICKET = re.compile(r"\b" + "iss" + r"ues? ?#?\d+|\u00a7 ?\d", re.I)
 WHERE = ("lib", "host", "tools", "firmware", "host_tests", "Makefile", ".ci")
 
