@@ -1,6 +1,7 @@
-"""The PyGamer board: its parts on pins.c's pins (no firmware), then CircuitPython 10.2.1's own analogio
-reading the joystick and the light sensor through the ADC model as a test moves them.  The firmware test
-skips with one reason without vendor-local/pygamer's UF2 (SULTAN_EMULATOR=required makes that a failure)."""
+"""The PyGamer board: its parts on pins.c's pins and each badge's CIRCUITPY as big as its chip (no
+firmware), then CircuitPython 10.2.1 on it: its own format of the erased chip, analogio reading the joystick
+and the light sensor through the ADC model as a test moves them, os.statvfs.  The firmware tests skip with
+one reason without vendor-local/pygamer's UF2 (SULTAN_EMULATOR=required makes that a failure)."""
 
 import glob
 import os
@@ -10,6 +11,7 @@ from conftest import ROOT
 from samd51 import boards, fatimage
 from samd51.mcu import Mcu
 from samd51.parts.spiflash import GD25Q16C, GD25Q64C, SpiFlash
+from sultan_host.pybadge import image as badge_image
 
 FLASH_8MB = 8 * 1024 * 1024
 
@@ -54,6 +56,41 @@ def test_the_cli_refuses_a_flash_image_larger_than_the_boards_chip(tmp_path, cap
     assert cli_main(["--uf2", str(uf2), "--board", "pygamer", "--flash", str(big), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not fit the GD25Q64C" in err
+
+
+def bpb(sector):
+    """The boot sector's layout fields: bytes per sector .. sectors, and the FAT type's name."""
+    return {"sector": int.from_bytes(sector[11:13], "little"), "per_cluster": sector[13],
+            "reserved": int.from_bytes(sector[14:16], "little"), "fats": sector[16],
+            "root": int.from_bytes(sector[17:19], "little"),
+            "sectors": int.from_bytes(sector[19:21], "little") or int.from_bytes(sector[32:36], "little"),
+            "fat_sectors": int.from_bytes(sector[22:24], "little"), "type": bytes(sector[54:62])}
+
+
+@pytest.mark.parametrize("name, fat, fat_sectors", [("pybadge", 12, 6), ("pygamer", 16, 32)])
+def test_each_badges_circuitpy_fills_its_chip_but_the_scratch_sector(tmp_path, name, fat, fat_sectors):
+    (tmp_path / "code.py").write_text("pass\n")
+    chip = boards.load(name).FLASH
+    image = badge_image.flash_image(str(tmp_path), name)
+    assert len(image) == chip.size and image[-4096:] == b"\xff" * 4096
+    assert image[510:512] == b"\x55\xaa"
+    # oofatfs f_mkfs(FM_FAT, au=0) on (size - 4 KB) / 512 blocks: 1 KB clusters, one FAT, 512 root entries
+    assert bpb(image[:512]) == {"sector": 512, "per_cluster": 2, "reserved": 1, "fats": 1, "root": 512,
+                                "sectors": (chip.size - 4096) // 512, "fat_sectors": fat_sectors,
+                                "type": b"FAT     "}
+    geo = fatimage.geometry(chip.size)
+    assert geo.fat_type == fat
+    assert geo.cluster_count * geo.cluster_bytes > chip.size * 0.98   # statvfs: the chip, less the FAT's own
+
+
+def test_fatimage_command_line_takes_the_boards_chip(tmp_path, capsys):
+    (tmp_path / "code.py").write_text("pass\n")
+    out = tmp_path / "gamer.bin"
+    assert fatimage.main([str(tmp_path), str(out), "pygamer"]) == 0
+    assert out.stat().st_size == FLASH_8MB and "8188 KB" in capsys.readouterr().out
+    assert fatimage.main([str(tmp_path), str(tmp_path / "no.bin"), "gameboy"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no board 'gameboy'" in err and not (tmp_path / "no.bin").exists()
 
 
 def pygamer_uf2():
@@ -125,7 +162,7 @@ def boot(folder):
     """The PyGamer's CircuitPython with ``folder`` as CIRCUITPY, reset, its console heard from the start."""
     mcu = Mcu(board=boards.load("pygamer"))
     mcu.load_uf2(UF2)
-    mcu.board.load_flash(fatimage.flash_image(str(folder), flash_size=FLASH_8MB))
+    mcu.board.load_flash(badge_image.flash_image(str(folder), "pygamer"))   # as the harness lays it
     console = Console(mcu)
     mcu.reset()
     return console
@@ -203,11 +240,29 @@ def test_the_pygamer_image_boots_to_its_repl_on_its_own_board(tmp_path):
     mcu.run(until_ns=mcu.now_ns() + 300_000_000)
     console.host.write(b"import board, microcontroller; print(board.board_id, microcontroller.cpu.uid)\r")
     mcu.run(until_ns=mcu.now_ns() + 300_000_000)
+    console.host.write(b"import os; s = os.statvfs('/'); print('DRIVE', s[0] * s[2])\r")
+    mcu.run(until_ns=mcu.now_ns() + 300_000_000)
     assert "Adafruit CircuitPython 10.2.1" in console.text
     assert "Adafruit PyGamer with samd51j19" in console.text
     assert "pygamer bytearray(b'TLUS" in console.text                 # the Mcu's made-up serial number
     assert mcu.board.flash.counts["jedec_id"] >= 1                    # found by its JEDEC id: the GD25Q64C
+    geo = fatimage.geometry(GD25Q64C.size)                            # CIRCUITPY is the 8 MB chip's
+    assert "DRIVE %d" % (geo.cluster_count * geo.cluster_bytes) in console.text and geo.cluster_count > 8000
     assert not [key for key in mcu.unmodelled_seen if key[0] in ("QSPI", "ADC0", "ADC1", "SERCOM4")]
+
+
+@needs_uf2
+def test_circuitpythons_own_format_of_the_erased_chip_is_the_layout_the_harness_lays(tmp_path):
+    mcu = Mcu(board=boards.load("pygamer"))         # the chip erased: CircuitPython formats CIRCUITPY
+    mcu.load_uf2(UF2)
+    console = Console(mcu)
+    mcu.reset()
+    console.wait_for("Done |", 10_000_000_000)       # the default code.py it writes has run
+    chip = mcu.board.flash
+    assert chip.mem[510:512] == b"\x55\xaa", console.text[-500:]
+    ours = badge_image.flash_image(str(tmp_path), "pygamer")
+    assert bpb(chip.mem[:512]) == bpb(ours[:512])
+    assert bpb(ours[:512])["sectors"] == (GD25Q64C.size - 4096) // 512
 
 
 PARTS_CODE = """import array, audiocore, audioio, board, digitalio, neopixel_write, supervisor, time

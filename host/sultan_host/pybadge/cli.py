@@ -103,7 +103,7 @@ def flash_of(a, log):
             except BuildError as err:
                 _bad("build: %s" % err)
         log("CIRCUITPY built in %s" % os.path.relpath(tree, ROOT))
-    return image.flash_image(tree)
+    return image.flash_image(tree, a.board)
 
 
 def main(argv=None):

@@ -109,8 +109,9 @@ def build_tree(out, cp, deal=None, memtrace=False, quiet=True):
     return build(cp, out, quiet=quiet, settings=settings(deal, memtrace))
 
 
-def flash_image(tree):
-    """The CIRCUITPY volume holding ``tree`` (samd51.fatimage's 2 MB; a bigger chip is erased after it)."""
+def flash_image(tree, board):
+    """``board``'s whole QSPI chip with ``tree`` as CIRCUITPY, the volume as big as CircuitPython makes it
+    on that chip (the chip less its scratch sector: the PyGamer's near 8 MB, the PyBadge's near 2 MB)."""
     from samd51 import fatimage
 
-    return fatimage.flash_image(tree)
+    return fatimage.flash_image(tree, flash_size=fatimage.board_flash_size(board))
