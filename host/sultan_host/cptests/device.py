@@ -37,7 +37,8 @@ class Booted:
         self.mcu = Mcu(board=boards.load(board))
         self.mcu.load_uf2(uf2)
         if tree is not None:
-            self.mcu.board.load_flash(fatimage.flash_image(tree, extra=files or {}))
+            self.mcu.board.load_flash(fatimage.flash_image(tree, extra=files or {},
+                                                           flash_size=self.mcu.board.FLASH.size))
         self.heard = bytearray()
         self.host = UsbHost(self.mcu, on_serial=self.heard.extend)
         self.mcu.reset()
