@@ -13,10 +13,11 @@ read and 32h quad page program.  On the GD25Q16C 01h writes both status bytes; o
 (write_status_register_split) 01h writes byte 1 only and 31h writes byte 2, which is how CircuitPython
 sets its QE.  Device id (90h/ABh) 14h and 16h.
 
-Erase, program and status writes take the datasheet's typical time (``Part.op_ns``): WIP (status bit 0) stays
-set until then and the bytes change at the end.  ``power_cut`` leaves an operation in progress part done: each
-bit it was changing has changed with probability = its progress (seeded).  The object lives outside the Mcu:
-``attach`` gives it each boot's clock, and its bytes and non-volatile status survive.
+Erase, program and status writes take the datasheet's typical time (``Part.op_ns``; the GD25Q64C has the
+GD25Q16C's, its own table unread here): WIP (status bit 0) stays set until then and the bytes change at the
+end.  ``power_cut`` leaves an operation in progress part done: each bit it was changing has changed with
+probability = its progress (seeded).  The object lives outside the Mcu: ``attach`` gives it each boot's
+clock, and its bytes and non-volatile status survive.
 """
 
 import random
@@ -57,8 +58,10 @@ OP_NS = {
     "write_status": 5_000_000,
 }
 GD25Q16C = Part("GD25Q16C", 2 * 1024 * 1024, (0xC8, 0x40, 0x15), 0x14, OP_NS, wrsr_both=True)
-# The GD25Q64C's own timing table was not reachable here either: the same C-series cell times, the chip
-# erase four times as long for four times the array (assumed, not read).
+# The GD25Q64C's own times are not known here: the stored copies of its datasheet give only their contents
+# pages, not its features page or AC table.  So it keeps the GD25Q16C's (same C-series cell; CircuitPython
+# uses only the 4 KB erase, page program and status write), and the chip erase is four times as long for
+# four times the array: assumed, not read.
 GD25Q64C = Part("GD25Q64C", 8 * 1024 * 1024, (0xC8, 0x40, 0x17), 0x16,
                 dict(OP_NS, chip_erase=40_000_000_000), wrsr_both=False)
 PARTS = {p.name: p for p in (GD25Q16C, GD25Q64C)}
