@@ -32,6 +32,7 @@ import board
 import busio
 import displayio
 import keypad
+from sultan import const
 from sultan.app import Silent
 
 try:  # CircuitPython 9 and later
@@ -41,31 +42,16 @@ except ImportError:  # CircuitPython 8
     from displayio import Display as BusDisplay  # type: ignore[attr-defined, no-redef]
     from displayio import FourWire  # type: ignore[attr-defined, no-redef]
 
-# SPI0 to the ILI9341
-LCD_SCK = board.GP18
-LCD_MOSI = board.GP19
-LCD_MISO = board.GP16
-LCD_CS = board.GP17
-LCD_DC = board.GP21
-LCD_RST = board.GP20
-# The backlight (the panel's LED pin): PWM slice 6, channel B, which nothing else uses (the buzzer has
-# slice 7).  BusDisplay drives it at 50 kHz and ``brightness`` sets its duty (sultan.app dims it).
-LCD_LED = board.GP13
+# The pins are each named where it is used, in the function that uses it: a module's names stay in the
+# heap as long as it is loaded (192 bytes for these at READY on 8.2.7), a function's locals do not.
 # The SPI clock: the RP2040 gives the fastest rate not above the one asked, and 62.5 MHz
 # (125 MHz / 2) is its fastest, the rate TFT_eSPI's RP2040 setups drive this panel at.  The
 # ILI9341's datasheet asks a 100 ns write cycle (10 MHz), which every driver exceeds; the game
 # only writes.  A full 320x240 frame is 150 KB: 59 ms of clock at 20.8 MHz (24 asked), 39 ms at
 # 31.25 (40 asked), 20 ms at 62.5.  A real panel on long wires that shows noise wants 40_000_000.
-LCD_BAUDRATE = 62_500_000
-# the 74HC165 (CE and DS tied to GND)
-SR_PL = board.GP11  # parallel load (latch)
-SR_CP = board.GP10  # clock
-SR_Q7 = board.GP12  # serial out (data)
-# what the PyBadge has: a speaker (here a piezo buzzer, its other pin to GND) and five NeoPixels
-BUZZER = board.GP15  # audiopwmio's square waves
-NEOPIXEL = board.GP22  # DIN of the first WS2812 (the five chained DOUT to DIN)
-
-RESET_TO_SLPOUT_NS = 120_000_000  # the datasheet's wait from RST high to Sleep Out
+LCD_BAUDRATE = const(62_500_000)
+RESET_TO_SLPOUT_NS = const(120_000_000)  # the datasheet's wait from RST high to Sleep Out
+DISPON = const(0x29)
 
 
 class Panel(BusDisplay):
@@ -77,7 +63,6 @@ class Panel(BusDisplay):
         (0x3A, b"\x55", 0),  # COLMOD: 16 bits a pixel (RGB565)
         (0x36, b"\x38", 0),  # MADCTL: MV | ML | BGR, landscape
     )
-    DISPON = 0x29
 
     def __init__(self, bus, reset_ns, **kwargs) -> None:
         super().__init__(bus, b"", **kwargs)  # no init sequence: the panel is woken by refresh()
@@ -97,7 +82,7 @@ class Panel(BusDisplay):
                 time.sleep(ms / 1000)
         self._reset_ns = 0
         done = super().refresh(*args, **kwargs)
-        bus.send(self.DISPON, b"")
+        bus.send(DISPON, b"")
         return done
 
 
@@ -106,18 +91,30 @@ def make_display(width: int = 320, height: int = 240) -> Panel:
     emulator's test profile asks for a window), rotation 0, no auto refresh: displayio would paint
     its terminal over the whole panel while the game loads (0.4 s at 320x240 on the Pico, in the
     emulator); the game's first frame is the first thing drawn."""
+    sck = board.GP18  # SPI0 to the ILI9341
+    mosi = board.GP19
+    miso = board.GP16
+    cs = board.GP17
+    dc = board.GP21
+    rst = board.GP20
+    # the backlight (the panel's LED pin): PWM slice 6, channel B, which nothing else uses (the buzzer
+    # has slice 7).  BusDisplay drives it at 50 kHz and ``brightness`` sets its duty (sultan.app dims it).
+    led = board.GP13
     displayio.release_displays()
-    spi = busio.SPI(clock=LCD_SCK, MOSI=LCD_MOSI, MISO=LCD_MISO)
-    bus = FourWire(spi, command=LCD_DC, chip_select=LCD_CS, reset=LCD_RST, baudrate=LCD_BAUDRATE)
+    spi = busio.SPI(clock=sck, MOSI=mosi, MISO=miso)
+    bus = FourWire(spi, command=dc, chip_select=cs, reset=rst, baudrate=LCD_BAUDRATE)
     return Panel(bus, time.monotonic_ns(), width=width, height=height, auto_refresh=False,
-                 backlight_pin=LCD_LED)
+                 backlight_pin=led)
 
 
 def make_keys() -> keypad.ShiftRegisterKeys:
+    pl = board.GP11  # the 74HC165's parallel load (latch); its CE and DS tied to GND
+    cp = board.GP10  # its clock
+    q7 = board.GP12  # its serial out (data)
     return keypad.ShiftRegisterKeys(
-        clock=SR_CP,
-        data=SR_Q7,
-        latch=SR_PL,
+        clock=cp,
+        data=q7,
+        latch=pl,
         key_count=8,
         value_when_pressed=True,
         max_events=8,  # the game takes each key at once: 8, not 64, queued (~340 bytes of heap)
@@ -128,7 +125,11 @@ def sound_now():  # -> sultan.ui.sound.Sound | None
     """The buzzer and NeoPixels' Sound (``sultan.ui.sound.wake``), when ``make_sound``'s Silent asks."""
     from sultan.ui.sound import wake
 
-    return wake(BUZZER, NEOPIXEL)
+    # what the PyBadge has: a speaker (here a piezo buzzer, its other pin to GND: audiopwmio's square
+    # waves) and five NeoPixels (GP22 to the first WS2812's DIN, the five chained DOUT to DIN)
+    buzzer = board.GP15
+    neopixel = board.GP22
+    return wake(buzzer, neopixel)
 
 
 def make_sound():  # -> a sultan.app.Silent that sounds from its first event on

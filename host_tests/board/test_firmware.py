@@ -177,11 +177,11 @@ def test_diagram_wiring():
 
 
 def profile_pins(path):
-    """{NAME: 'GPn'} of ``NAME = board.GPn`` assignments in a profile."""
+    """{name: 'GPn'} of ``name = board.GPn`` assignments in a profile, in its functions too."""
     with open(path) as f:
         tree = ast.parse(f.read())
     pins = {}
-    for node in tree.body:
+    for node in ast.walk(tree):
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -201,18 +201,18 @@ def test_pico_profile_pins_are_the_diagram_wires():
     sr = parts_by_type(d, "wokwi-74hc165")[0]["id"]
     buzzer = parts_by_type(d, "wokwi-buzzer")[0]["id"]
     where = {
-        "LCD_SCK": lcd + ":SCK",
-        "LCD_MOSI": lcd + ":MOSI",
-        "LCD_MISO": lcd + ":MISO",
-        "LCD_CS": lcd + ":CS",
-        "LCD_DC": lcd + ":D/C",
-        "LCD_RST": lcd + ":RST",
-        "LCD_LED": lcd + ":LED",
-        "SR_PL": sr + ":PL",
-        "SR_CP": sr + ":CP",
-        "SR_Q7": sr + ":Q7",
-        "BUZZER": buzzer + ":2",
-        "NEOPIXEL": neopixel_chain(d, nets)[0] + ":DIN",
+        "sck": lcd + ":SCK",
+        "mosi": lcd + ":MOSI",
+        "miso": lcd + ":MISO",
+        "cs": lcd + ":CS",
+        "dc": lcd + ":D/C",
+        "rst": lcd + ":RST",
+        "led": lcd + ":LED",
+        "pl": sr + ":PL",
+        "cp": sr + ":CP",
+        "q7": sr + ":Q7",
+        "buzzer": buzzer + ":2",
+        "neopixel": neopixel_chain(d, nets)[0] + ":DIN",
     }
     pins = profile_pins(PICO_PROFILE)
     assert set(pins) == set(where), "profile pins changed: update this test and diagram.json together"
