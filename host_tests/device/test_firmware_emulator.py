@@ -1,7 +1,7 @@
 """The game on real CircuitPython: the Wokwi image booted on rp2040js by tools/emulate.
 
 Needs the Pico's CircuitPython UF2s and the RP2040 bootrom, which are never in git: give them in
-CIRCUITPYTHON_UF2 (one file) and RP2040_BOOTROM, or put them in vendor-local/ (see docs/firmware.md):
+CIRCUITPYTHON_UF2 (one file) and RP2040_BOOTROM, or put them in vendor-local/ (see docs/emulator.md):
 every CircuitPython major found there (8.2.7, 9.2.8 and 10.2.1) is run.  Without them the tests
 skip with one reason; CI links them from ../shared/firmware and requires them (SULTAN_EMULATOR=required).
 """
@@ -58,7 +58,7 @@ def missing():
     """Why the emulator can't run here (None: it can)."""
     if not FIRMWARES or not BOOTROM:
         return ("no CircuitPython firmware: link ../shared/firmware/* into vendor-local/ "
-                "(or set CIRCUITPYTHON_UF2 and RP2040_BOOTROM), see docs/firmware.md")
+                "(or set CIRCUITPYTHON_UF2 and RP2040_BOOTROM), see docs/emulator.md")
     if not shutil.which("node"):
         return "no node (Node.js 20) on PATH for tools/emulate"
     return None

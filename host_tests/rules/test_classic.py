@@ -62,7 +62,7 @@ def test_classic_autoplay_ends_won_or_lost_and_keeps_every_card():
         assert g.hint() == 0
         assert all_cards(g) == FULL_PACK
         wins += status == engine.WON
-    assert wins > 0  # the hint policy wins a good share of classic deals (README: stats)
+    assert wins > 0  # the hint policy wins a good share of classic deals (docs/statistics.md)
 
 
 def test_lost_means_no_park_could_uncover_a_playable_card():

@@ -6,7 +6,7 @@ it never suggests a move the engine refuses, under either ruleset; it is 0 exact
 game is over; on positions an exhaustive search proves lost it never claims a winning line,
 and a winning line it claims is real (the same search agrees, and following the hints wins);
 on deals the solver proves winnable, the share it wins is reported (and kept at 90 % or
-more).  The win rate over 20,000 deals is ``stats --rules classic`` (docs/hint.md).
+more).  The win rate over 20,000 deals is ``stats --rules classic`` (docs/statistics.md).
 """
 
 import random

@@ -463,7 +463,7 @@ def test_writes_are_few_per_game_and_bounded_in_loss():
             assert st.pending < st.max_pending  # at most 31 actions ever unsaved
         assert st.pending == 0  # the result is written when the game is decided
     per_game = st.writes / 20
-    assert per_game <= 16, per_game  # measured ~12; figures in README (tools/bench_save.py)
+    assert per_game <= 16, per_game  # measured ~12: python -m sultan_host.bench.save
     assert total_actions / st.writes >= 15
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Engine benchmark: prints figures (it asserts nothing; targets are in the README).
+"""Engine benchmark: prints figures (it asserts nothing; `make bench` runs it).
 
 - whole autoplayed games per second on CPython (one core) and on the MicroPython VM
 - bytes of game state and of the move log

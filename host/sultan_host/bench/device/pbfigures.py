@@ -1,4 +1,4 @@
-"""The PyBadge's own section of docs/figures.md (``## PyBadge``): its figures against the goals, from
+"""The badges' section of docs/pybadge-figures.md (``## PyBadge``): its figures against the goals, from
 the PyBadge column's runs (the bare code.py's, the key plan's and the animation plan's), so that
 ``make bench-device BOARDS=pybadge`` writes it without touching the Pico's sections."""
 
