@@ -75,11 +75,12 @@ ONE_HEAP_BOARDS = ("pybadge", "edgebadge", "pygamer")
 
 
 def one_heap():  # -> object (keep it while the game runs) | None
-    """CircuitPython 9 and 10 grow the heap in pieces (8, 16, 32, 64 KB) taken from the system allocator,
-    which rounds each up to its size class and leaves the rest unused: 7.4 KB on the PyBadge by READY.
-    One piece of all the free memory, taken before the game's imports, loses none.  A tuple is one
-    allocation, so its id() says where the piece is; a small object left in it keeps the piece (an
-    empty one goes back) once the tuple is gone.  Returns that object, or None: on 8.x (one heap that
+    """CircuitPython 9 and 10 grow the heap in pieces taken from the system allocator (TLSF) as it
+    fills: 8, 16, 32, 64 KB, each with its own tables, and cut where TLSF had room.  One piece of
+    all the largest free block, taken before the game's imports, grows the heap once.  The piece
+    is made for one tuple as large as fits, so the tuple's id() says where it is; one small object
+    left in it past its first block keeps it (the collector gives back a piece with nothing past
+    its first block) once the tuple is gone.  Returns that object, or None: on 8.x (one heap that
     never grows), on a board not in ONE_HEAP_BOARDS, or when the piece could not be held."""
     import gc
     import sys
@@ -87,7 +88,7 @@ def one_heap():  # -> object (keep it while the game runs) | None
     if sys.implementation.version[0] < 9 or board.board_id not in ONE_HEAP_BOARDS:
         return None
     gc.collect()
-    lo, hi = 0, gc.mem_free() // 4  # type: ignore[attr-defined]
+    lo, hi = 0, gc.mem_free() // 4  # type: ignore[attr-defined]  # mem_free counts TLSF's largest block
     while hi - lo > 4:  # the largest tuple that fits: the free memory's largest piece
         n = (lo + hi) // 2
         try:
@@ -97,18 +98,23 @@ def one_heap():  # -> object (keep it while the game runs) | None
             hi = n
         t = None
         gc.collect()
+    # A tuple of 4k+1 whole 16-byte blocks: 10.x sizes a new piece to a multiple of 4 blocks, so the
+    # piece keeps 3 blocks past the tuple (9.x keeps 2 KB more).
+    blocks = (23 + 4 * lo) // 16
+    blocks -= (blocks - 1) % 4
     try:
-        small = [bytearray(0)] * 800  # made first: the piece has no room for a list that grows
-        t = (None,) * lo
+        t = (None,) * (4 * blocks - 2)
     except MemoryError:
         return None
-    start = id(t)
-    for i in range(800):  # the first small object past the tuple (earlier pieces fill up first)
-        b = small[i] = bytearray(16)
-        if start < id(b) < start + 4 * lo + 4096:
-            del small, t
+    end = id(t) + 16 * blocks
+    for i in range(gc.mem_free() // 16 + 4):  # type: ignore[attr-defined]
+        # 1-block tuples fill the earlier pieces' holes first; the first past the tuple, in its
+        # piece's last 3 blocks, keeps it.  The others are left to the collection.
+        small = (i, i)
+        if end <= id(small) < end + 48:
+            t = None
             gc.collect()
-            return b
+            return small
     return None
 
 
