@@ -110,13 +110,6 @@ def _rest(scan, held, dark, cascade, sound, idle):
     return held
 
 
-def _no_store():
-    """A ``sultan.nostore.NoStore``: its module is imported only when there is no store."""
-    from sultan.nostore import NoStore
-
-    return NoStore()
-
-
 class Silent:
     """The sound when the board has none: event(name), update(), set_sound(on), set_lights(on).
 
@@ -163,12 +156,8 @@ def start(display, deal=None, store=None, rand_deal=None, sound=None):
     """
     from sultan import starting
 
-    store = _no_store() if store is None else store
-    # the menu's Sound and Lights switches: a Sound's, not a Silent's (a subclass may say switches = True)
-    has_sound = sound is not None and getattr(sound, "switches", not isinstance(sound, Silent))
-    sound = Silent() if sound is None else sound
     try:
-        return starting.start(display, deal, store, rand_deal, sound, has_sound)
+        return starting.start(display, deal, store, rand_deal, sound, Silent)
     finally:
         forget("sultan.starting")
 
@@ -177,22 +166,22 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
         rand_deal=None, idle=0.005, sound=None, scan=None, clock=None):
     """Play ``frames`` passes (None: for ever) or until ``keys`` (``keypad``, ``ScriptedKeys``) is
     ``exhausted``; the Controller.  ``scan``: keys.reset, for idle passes; ``clock``: animations' ms."""
-    store, sound = _no_store() if store is None else store, Silent() if sound is None else sound
+    if store is None:
+        from sultan.nostore import NoStore  # only then: a board with a store never holds its code
+        store = NoStore()
+    sound = Silent() if sound is None else sound
     ctrl, screen = start(display, deal, store, rand_deal, sound)
-    g = ctrl.game
     gc.collect()  # the heap in use at READY: the start-up's garbage is free memory
-    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, g.deal,
+    console("SULTAN READY board=%s deal=%d mem_free=%d version=%s save=%d" % (board_id, ctrl.game.deal,
         gc.mem_free() if hasattr(gc, "mem_free") else 0, __version__, getattr(store, "seq", 0)))
-    saved, settings, n, events = ctrl.changes, ctrl.settings(), 0, keys.events
-    # a key pressed in an animation; a won game's cascade (a frame an idle pass); when the last key came;
-    pending, cascade, last, dark = None, None, ticks_ms(), 0  # the screen: 0 lit, 1 dimmed, 2 off
-    # with scan, the keys down (bit k: key k; 0x100: just scanned); a held arrow (keys.REPEATS, -1: none)
-    held, rep, wait = 0, -1, 0  # and ``wait``: its next repeat's ms after ``last``
+    saved, settings, n, events, g = ctrl.changes, ctrl.settings(), 0, keys.events, ctrl.game
+    # a key pressed in an animation, a won game's cascade (a frame an idle pass), when the last key came,
+    # the screen (0 lit, 1 dimmed, 2 off), with scan the keys down (bit k: key k; 0x100: just scanned),
+    pending, cascade, last, dark, held, rep, wait = None, None, ticks_ms(), 0, 0, -1, 0  # a held arrow
     while frames is None or n < frames:
         n += 1
         sound.update()  # ends tones, starts the next note, moves the lights: never waits
-        ev = pending or events.get()
-        pending = None
+        ev, pending = pending or events.get(), None
         if ev is None and rep >= 0 and ticks_diff(ticks_ms(), last) >= wait:
             k, wait, last = rep, REPEAT_MS, ticks_ms()  # the held arrow again: a key like any other
         elif ev is None:
@@ -217,7 +206,7 @@ def run(display, keys, board_id="unknown", deal=None, console=print, frames=None
             k = ev.key_number
             if not 0 <= k < len(NAMES):
                 continue
-            rep, wait = k if REPEATS >> k & 1 else -1, REPEAT_DELAY_MS
+            rep, wait = k if REPEATS >> k & 1 else -1, REPEAT_DELAY_MS  # (-1: none), its ms after last
         if cascade:
             cascade = cascade.stop(g, console)  # the key that ends it brings the won panel
         else:

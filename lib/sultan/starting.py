@@ -14,11 +14,17 @@ from sultan.ui.controller import Controller, settings_rules
 from sultan.ui.lines import TEXT_SAVE_DAMAGED
 
 
-def start(display, deal, store, rand_deal, sound, has_sound):
+def start(display, deal, store, rand_deal, sound, Silent):
     """Build the game, controller and screen; first frame drawn. Returns (ctrl, screen).
 
-    As ``sultan.app.start``, but ``store`` and ``sound`` are never None, and ``has_sound``
-    says whether ``sound`` is a real one (the menu then shows the sound switches)."""
+    As ``sultan.app.start``, whose work this is (here this code goes once it is done); ``Silent``
+    is ``sultan.app.Silent``, handed over: app imports this module, so this one cannot import app."""
+    if store is None:
+        from sultan.nostore import NoStore  # only then: a board with a store never holds its code
+        store = NoStore()
+    # the menu's Sound and Lights switches: a Sound's, not a Silent's (a subclass may say switches = True)
+    has_sound = sound is not None and getattr(sound, "switches", not isinstance(sound, Silent))
+    sound = Silent() if sound is None else sound
     try:
         game = store.load()
     except Exception as e:  # a bad save must never stop the game
