@@ -11,7 +11,7 @@ from sultan.rules.engine import Game
 from sultan.saves import record as save
 from sultan.saves import stats
 from sultan.saves.memory import MemoryRegion
-from sultan.saves.nvm import NvmRegion, nvm_region
+from sultan.saves.nvm import NvmRegion, open_store
 from sultan.saves.store import DAMAGED, Store
 from sultan_host.bench.mash import state
 from sultan_host.filesave import FileRegion, default_path
@@ -586,11 +586,11 @@ def test_no_nvm_at_all_gives_a_ram_store_that_never_fails(monkeypatch):
     import types
 
     monkeypatch.setitem(sys.modules, "microcontroller", types.SimpleNamespace(nvm=None))
-    assert nvm_region() is None
+    assert open_store().region is None
     monkeypatch.setitem(sys.modules, "microcontroller", types.SimpleNamespace(nvm=FakeNvm(64)))
-    assert nvm_region() is None
+    assert open_store().region is None
     monkeypatch.setitem(sys.modules, "microcontroller", types.SimpleNamespace(nvm=FakeNvm(8192)))
-    assert len(nvm_region()) == 2048
+    assert len(open_store().region) == 2048
     st = Store(None)
     assert st.load() is None and st.message is None
     g = Game(deal=1)

@@ -49,28 +49,22 @@ class NvmRegion:
         self.nvm[a:a + len(data)] = data  # one slice: one erase at most
 
 
-def nvm_region(offset=0):
-    """An NvmRegion over ``microcontroller.nvm``, or None if there is none big enough."""
+def open_store(offset=0, max_pending=32, idle_ms=10000):
+    """A Store over ``microcontroller.nvm`` from ``offset``, or a RAM-only one if the board has none
+    big enough.  Called once, at power-on."""
     try:
         import microcontroller
 
         nvm = microcontroller.nvm
-    except (ImportError, AttributeError):
-        return None
-    try:
         n = len(nvm)
-    except TypeError:  # nvm is None on boards without it
-        return None
-    if n - offset < 2 * SLOT_MIN:
-        return None
-    from sys import platform
+    except (ImportError, AttributeError, TypeError):  # no microcontroller, or its nvm None (no NVM)
+        n = 0
+    region = None
+    if n - offset >= 2 * SLOT_MIN:
+        from sys import platform
 
-    log = platform[:3] == "RP2"  # "RP2040": the raspberrypi port (ports/raspberrypi/common-hal/nvm)
-    # Elsewhere a write erases the block holding both slots (atmel-samd's flash_write: 8 KB on the
-    # SAMD51); a record in both slots then costs nothing more, and keeps a cut erase from an older one.
-    return NvmRegion(nvm, offset, 4 * SLOT_MAX if log else 2 * SLOT_MAX, log, not log)
-
-
-def open_store(offset=0, max_pending=32, idle_ms=10000):
-    """A Store over the NVM (or a RAM-only one if the board has no usable NVM)."""
-    return Store(nvm_region(offset), max_pending, idle_ms)
+        log = platform[:3] == "RP2"  # "RP2040": the raspberrypi port (ports/raspberrypi/common-hal/nvm)
+        # Elsewhere a write erases the block holding both slots (atmel-samd's flash_write: 8 KB on the
+        # SAMD51); a record in both slots then costs nothing more, and keeps a cut erase from an older one.
+        region = NvmRegion(nvm, offset, 4 * SLOT_MAX if log else 2 * SLOT_MAX, log, not log)
+    return Store(region, max_pending, idle_ms)
