@@ -56,8 +56,8 @@ def parse(text):
     raise ValueError("unknown card %r (want rank A23456789TJQK + suit SHDC, e.g. TH)" % (text,))
 
 
-def fill_stock_pack(buf):
-    """Write the 95 non-layout cards into ``buf`` in canonical order.
+def _stock_pack():
+    """The 95 non-layout cards in canonical order (``STOCK_PACK``).
 
     Canonical order: deck 1 then deck 2, each spades, hearts, diamonds, clubs,
     ace to king, with the first copies of the layout cards taken out.
@@ -66,6 +66,7 @@ def fill_stock_pack(buf):
     for c in LAYOUT:
         taken[c] += 1
     taken[SULTAN] += 1
+    buf = bytearray(STOCK_SIZE)
     n = 0
     for _deck in range(2):
         for suit in range(4):
@@ -76,9 +77,8 @@ def fill_stock_pack(buf):
                 else:
                     buf[n] = c
                     n += 1
-    return n
+    return bytes(buf)
 
 
-STOCK_PACK = bytearray(STOCK_SIZE)
-fill_stock_pack(STOCK_PACK)
-STOCK_PACK = bytes(STOCK_PACK)  # the 95 non-layout cards in canonical order
+STOCK_PACK = _stock_pack()
+del _stock_pack  # used once, here: then its code goes (on the board a module's functions are heap)
