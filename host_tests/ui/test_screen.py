@@ -756,7 +756,7 @@ def test_text_line_cells_follow_every_write():
     import displayio
 
     glyphs = displayio.Bitmap(GLYPH_W * (len(sheets.CHARS) + 1), GLYPH_H, 2)
-    line = textgrid.TextLine(glyphs, textgrid.palette(0xFFFFFF, 0), 12)
+    line = textgrid.TextLine(glyphs, build.palette(0xFFFFFF, 0), 12)
     pool = ["", "A", "Deal 123456 pass 2", "Сдача 5 — «Пирамида»…", "Ёё ok", "snow \u2603 \U0001F0A1 x",
             "~\x7f\t", "цепочка длиннее строки", "ab"]
     rng = random.Random(5)

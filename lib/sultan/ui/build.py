@@ -34,7 +34,7 @@ from sultan.ui.layout import (
 )
 from sultan.ui.screen import CHIPS  # (folded on the board: the screen's module comes with the Screen)
 from sultan.ui.sprites import CARD_COLS, CARD_ROWS, CARD_TILES
-from sultan.ui.textgrid import TextLine, palette
+from sultan.ui.textgrid import TextLine
 from sultan.ui.widgets import Panel, Ring
 
 try:
@@ -222,6 +222,15 @@ def frame_bitmap(w, h):
     _fill(bmp, 2, 2, w - 2, h - 2, 2)
     _fill(bmp, 4, 4, w - 4, h - 4, 0)
     return bmp
+
+
+def palette(ink, paper):
+    """A text palette: ``paper`` (0xRRGGBB) for 0, ``ink`` for 1; text lines may share one.  Made at
+    the start only, so here and not with ``TextLine``: this module's code goes after the start."""
+    pal = displayio.Palette(2)
+    pal[0] = paper
+    pal[1] = ink
+    return pal
 
 
 def frame_palette(outer, inner):

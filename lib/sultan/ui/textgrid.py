@@ -36,16 +36,9 @@ def tile(ch):
     return EXTRA_TILE + i if i >= 0 else UNKNOWN
 
 
-def palette(ink, paper):
-    """A text palette: ``paper`` (0xRRGGBB) for 0, ``ink`` for 1; text grids may share one."""
-    pal = displayio.Palette(2)
-    pal[0] = paper
-    pal[1] = ink
-    return pal
-
-
 class TextLine:
-    """A line of ``cols`` glyph cells at virtual (x, y), coloured by a ``palette()``.
+    """A line of ``cols`` glyph cells at virtual (x, y), coloured by a two-colour palette
+    (``sultan.ui.build.palette``).
 
     ``grid`` is its TileGrid, to put in a Group; ``text`` the text on show.
     """
