@@ -66,13 +66,12 @@ class Panel(BusDisplay):
 
     def __init__(self, bus, reset_ns, **kwargs) -> None:
         super().__init__(bus, b"", **kwargs)  # no init sequence: the panel is woken by refresh()
-        self._panel_bus = bus
         self._reset_ns = reset_ns  # when RST went high; 0 once the panel is awake
 
     def refresh(self, *args, **kwargs) -> bool:
         if not self._reset_ns:
             return super().refresh(*args, **kwargs)
-        bus = self._panel_bus
+        bus = self.bus
         left = self._reset_ns + RESET_TO_SLPOUT_NS - time.monotonic_ns()
         if left > 0:
             time.sleep(left / 1e9)
