@@ -42,8 +42,8 @@ except ImportError:  # CircuitPython 8
     from displayio import Display as BusDisplay  # type: ignore[attr-defined, no-redef]
     from displayio import FourWire  # type: ignore[attr-defined, no-redef]
 
-# The pins are each named where it is used, in the function that uses it: a module's names stay in the
-# heap as long as it is loaded (192 bytes for these at READY on 8.2.7), a function's locals do not.
+# Each pin is named in the function that uses it: a module's names stay in the
+# heap as long as it is loaded (160-224 bytes for these at READY), a function's locals do not.
 # The SPI clock: the RP2040 gives the fastest rate not above the one asked, and 62.5 MHz
 # (125 MHz / 2) is its fastest, the rate TFT_eSPI's RP2040 setups drive this panel at.  The
 # ILI9341's datasheet asks a 100 ns write cycle (10 MHz), which every driver exceeds; the game
