@@ -69,8 +69,8 @@ def setting(name):  # -> str | None
     return None if value is None else str(value)
 
 
-# Where one_heap runs: the SAMD51 badges (192 KB of RAM), where 7 KB more heap is worth 0.2 s more start-up;
-# the Pico's heap is ample, and its start-up keeps those 0.15-0.24 s.
+# Where one_heap runs: the SAMD51 badges (192 KB of RAM), where 1.3-7 KB more mem_free at READY is worth
+# 0.15-0.23 s more start-up; the Pico's heap is ample, and its start-up keeps the time.
 ONE_HEAP_BOARDS = ("pybadge", "edgebadge", "pygamer")
 
 
