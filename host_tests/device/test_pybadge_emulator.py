@@ -148,6 +148,19 @@ def test_the_badge_boots_to_ready_and_every_screen_of_the_plan_matches_the_host(
                                                                          "\n".join(differ))
 
 
+def test_the_heap_stays_one_piece_from_the_launcher_to_ready(badge, tmp_path, tmp_path_factory):
+    """launch.one_heap grows the heap once, into one piece kept by a small object in it: under the heap
+    trace (SULTAN_MEMTRACE) free + allocated is the same at every stage and import up to READY.  A piece
+    given back, or the heap grown again piece by piece, changes it (each piece has its tables)."""
+    out = str(tmp_path_factory.mktemp("badge") / "CIRCUITPY")
+    pybadge.build_tree(out, badge.version[0], deal=7, memtrace=True)
+    run = Run(tmp_path, badge, out, "--ready-only", "--no-shots").ok()
+    texts = [line["text"] for line in run.report["lines"]]
+    totals = [int(m.group(1)) for m in (re.search(r"^SULTAN mem .* total=(\d+)", t) for t in texts) if m]
+    assert len(totals) > 20 and any(t.startswith("SULTAN READY") for t in texts), texts[-5:]
+    assert len(set(totals)) == 1, [t for t in texts if t.startswith("SULTAN mem")]
+
+
 # -- saves on the NVM ----------------------------------------------------------------------------------------
 IDLE_WRITE = "WAIT:11000"  # the store writes after 10 s without a key
 
