@@ -5,13 +5,14 @@ language in use (``sultan.ui.words.LANG``).
 
 ``pages_en.txt`` (``pages_ru.txt``) beside this module holds them, in the format
 ``sultan.ui.words`` describes; a page is read when it is shown (the last one read is kept, so
-a page redrawn reads nothing).  The screen imports this module at the first page it shows:
-until then neither the code nor the words take any heap.
+a page redrawn reads nothing).  The controller imports this module in the menu's pause (``Controller.idle``),
+the screen at the first page it shows: until then neither the code nor the words take any heap.
 """
 
 from sultan import data_path
 from sultan.rules import engine
 from sultan.ui import words
+from sultan.ui.modes import DEAL, RULES_PAGE, STATS_PAGE
 
 PAGES = ("pages_en.txt", "pages_ru.txt")  # by language number
 
@@ -35,6 +36,23 @@ def page(name):
     lines = words.section(words.read(path(lang)), name, False)
     _page = (lang, name, lines)
     return lines
+
+
+def lines(ctrl, rows):
+    """The panel's lines for ``ctrl``'s mode (a ``sultan.ui.controller.Controller``): the digit
+    editor, the Rules page (scrolled to fit ``rows`` lines), Statistics, else the won/lost panel.
+    Here, not in ``sultan.ui.screen``, so that the board's heap holds this code only once a page
+    has been shown."""
+    mode = ctrl.mode
+    g = ctrl.game
+    if mode == DEAL:
+        ed = ctrl.editor
+        return deal_lines("".join(str(d) for d in ed.digits), ed.pos)
+    if mode == RULES_PAGE:
+        return ctrl.menu.page_view(rules_lines(g.rules), rows)
+    if mode == STATS_PAGE:
+        return stats_lines(ctrl.stats, g.rules)
+    return over_lines(g)
 
 
 def deal_lines(digits, pos):

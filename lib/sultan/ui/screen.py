@@ -29,7 +29,7 @@ from sultan.rules.cards import STOCK_SIZE
 from sultan.rules.table import FOUNDATIONS
 from sultan.ui import sprites, words
 from sultan.ui.layout import F0, GLYPH_W, NONE, STOCK, SULTAN_PLACE, TALON
-from sultan.ui.modes import DEAL, MENU, PLAY, RULES_PAGE, STATS_PAGE
+from sultan.ui.modes import MENU, PLAY
 from sultan.ui.sprites import BACK_CARD, BLUE, CARD_TILES, CLUB, DIAMOND, GREEN
 from sultan.ui.widgets import place
 
@@ -189,22 +189,13 @@ class Screen:
         method's code is heap on the board)."""
         was = self.panel.x is not None
         mode = ctrl.mode if up else PLAY
-        g = ctrl.game
         lines = ()
         at = -1
-        if mode == MENU:  # the menu says what it shows; the screen draws it
+        if mode == MENU:  # the menu and the pages say what they show; the screen draws it
             lines, at = ctrl.menu.view(ctrl, self.layout.menu_lines, self.cols)
         elif mode != PLAY:
             from sultan.ui import pages  # at the first page shown (see there)
 
-            if mode == DEAL:
-                ed = ctrl.editor
-                lines = pages.deal_lines("".join(str(d) for d in ed.digits), ed.pos)
-            elif mode == RULES_PAGE:
-                lines = ctrl.menu.page_view(pages.rules_lines(g.rules), len(self.panel.lines))
-            elif mode == STATS_PAGE:
-                lines = pages.stats_lines(ctrl.stats, g.rules)
-            else:
-                lines = pages.over_lines(g)
+            lines = pages.lines(ctrl, len(self.panel.lines))
         self.panel.show(lines, at)
         return was
