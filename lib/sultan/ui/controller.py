@@ -14,8 +14,8 @@ again sends it home, A on a foundation plays the selected card there, A on the s
 card (or redeals); B cancels a selection, else undoes; START turns from anywhere; SELECT opens
 the menu.
 
-Rarely used parts are imported when first wanted: the menu (``sultan.ui.menu``, and what
-choosing does, ``sultan.ui.choices``, both then kept),
+Rarely used parts are imported when first wanted: the menu (``sultan.ui.menu``, in the pause
+after the first key, and what choosing does, ``sultan.ui.choices``, both then kept),
 the digit editor (``sultan.ui.deal_editor``, forgotten when it closes) and the winnable-deal
 table (``sultan.rules.winnable``, forgotten after each lookup), so the board's heap holds
 them only while they are in use.
@@ -88,6 +88,7 @@ class Controller(Actions):
         self.lang = words.EN
         self.cursor = 0  # a place code (layout.GRID)
         self.menu = None  # sultan.ui.menu.Menu once wanted (always while the menu or a page is up)
+        self.pressed = False  # a key came since start (``idle`` makes the menu after it)
         self.editor = None  # sultan.ui.deal_editor.DealEditor while the digit editor is up (its
         # digits, pos and number(); sultan.ui.choices opens it)
         if settings is None:
@@ -148,19 +149,25 @@ class Controller(Actions):
         self.editor = editor
 
     def idle(self):
-        """A pause between keys: what the menu did not need at its first open, its words
+        """A pause between keys.  While the menu is up, what its first open did not need: its words
         (``words.menu_text``), what choosing does (``sultan.ui.choices``) and the pages' module a
         choice may open (``sultan.ui.pages``: its import took 15 ms of the first page's 92 on the
-        PyBadge)."""
+        PyBadge).  After the first key, the menu itself, so that the first SELECT draws as any other
+        (the import and the labels took 30 of its 80 ms on the PyBadge's 9.1.1)."""
         if self.mode == MENU:
             words.menu_text()
             from sultan.ui import choices, pages  # noqa: F401  (kept, as at the first choice and page)
+        elif self.menu is None and self.pressed:
+            from sultan.ui.menu import Menu
+
+            self.menu = Menu(self.has_sound)
 
     # -------------------------------------------------------------- keys
     def press(self, key):
         """Handle one key press; returns True (every press redraws)."""
         self.hint = 0
         self.event = ""
+        self.pressed = True
         g = self.game
         deal = g.deal
         was = g.status()
