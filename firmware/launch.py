@@ -99,22 +99,22 @@ def one_heap():  # -> object (keep it while the game runs) | None
         t = None
         gc.collect()
     # A tuple of 4k+1 whole 16-byte blocks: 10.x sizes a new piece to a multiple of 4 blocks, so the
-    # piece keeps 3 blocks past the tuple (9.x keeps 2 KB more).
+    # piece keeps 3 blocks past the tuple (9.x sizes it with room to spare).
     blocks = (23 + 4 * lo) // 16
     blocks -= (blocks - 1) % 4
     try:
         t = (None,) * (4 * blocks - 2)
+        end = id(t) + 16 * blocks
+        for i in range(gc.mem_free() // 16 + 4):  # type: ignore[attr-defined]
+            # 1-block tuples fill the earlier pieces' holes first; the first past the tuple, in its
+            # piece's last 3 blocks, keeps it.  The others are left to the collection.
+            small = (i, i)
+            if end <= id(small) < end + 48:
+                t = None
+                gc.collect()
+                return small
     except MemoryError:
-        return None
-    end = id(t) + 16 * blocks
-    for i in range(gc.mem_free() // 16 + 4):  # type: ignore[attr-defined]
-        # 1-block tuples fill the earlier pieces' holes first; the first past the tuple, in its
-        # piece's last 3 blocks, keeps it.  The others are left to the collection.
-        small = (i, i)
-        if end <= id(small) < end + 48:
-            t = None
-            gc.collect()
-            return small
+        pass
     return None
 
 
