@@ -125,9 +125,9 @@ class Controller(Actions):
         """Do menu item ``item`` (a ``sultan.ui.menu`` M_* number)."""
         self.open(MENU)  # (the menu made, if a caller chooses before it was ever up)
         self.mode = PLAY
-        from sultan.ui.choices import choose  # (kept once loaded)
+        from sultan.ui import choices  # (kept once loaded)
 
-        choose(self, item)
+        choices.choose(self, item)
         if self.mode == PLAY:
             self.check_over()
 
