@@ -7,7 +7,7 @@ from sultan.ui import keys, words
 from sultan.ui.controller import Controller, move
 from sultan.ui.layout import F0, GRID, NONE, STOCK, SULTAN_PLACE, TALON
 from sultan.ui.lines import MENU_TEXT_OFF
-from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES
+from sultan.ui.menu import M_AUTO, M_CHOOSE, M_HINT, M_NEW, M_RESTART, M_RULES, M_SOUND
 from sultan.ui.modes import DEAL, MENU, OVER, PLAY, RULES_PAGE
 from sultan_host.paths import HOST, LIB
 from sultan_host.scripted import route
@@ -459,3 +459,24 @@ def test_the_menus_first_open_reads_its_labels_and_the_pause_after_it_the_rest()
     assert words.MENU_ITEMS is not None and words.MENU_TEXT is None
     ctrl.idle()
     assert words.MENU_TEXT[MENU_TEXT_OFF] == ": off"
+
+
+def test_the_pause_after_the_first_key_makes_the_menu_so_its_first_open_loads_nothing():
+    """Before any key a pause makes nothing (a board left untouched holds no menu); the pause after
+    the first key makes the menu and reads its labels, not what it says (``MENU_TEXT``, read while it is
+    up), and the first SELECT then opens that menu, where it was left."""
+    words.use(words.EN)
+    ctrl = Controller(engine.Game(deal=7), sound=True)
+    ctrl.idle()
+    assert ctrl.menu is None and words.MENU_ITEMS is None
+    ctrl.press(keys.RIGHT)
+    assert ctrl.menu is None  # the key itself does not wait for it
+    ctrl.idle()
+    made = ctrl.menu
+    assert made is not None and made.index == 0 and ctrl.mode == PLAY
+    assert words.MENU_ITEMS is not None and words.MENU_TEXT is None
+    assert M_SOUND in made.items  # made for the board: its switches shown
+    ctrl.idle()
+    assert ctrl.menu is made
+    ctrl.press(keys.SELECT)
+    assert ctrl.mode == MENU and ctrl.menu is made and made.label(ctrl, 0) == "New random deal"

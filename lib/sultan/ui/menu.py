@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """The menu: its items, their labels in the language in use, and which line is marked.
 
-The controller imports it when the menu is first wanted (``Controller.open(MENU)``: SELECT,
-or a caller choosing an item) and keeps it as ``Controller.menu``: it is opened often.  Items
+The controller imports it in the pause after the first key (``Controller.idle``), or when the
+menu is wanted before that (``Controller.open(MENU)``), and keeps it as ``Controller.menu``.  Items
 are numbers (M_*); a menu shows ``items``, a tuple of them in ``MENU_ORDER``'s order, the sound
 and light switches only where the board has them.  Labels come from
 ``sultan.ui.words.menu_items()``.  ``Menu.view`` gives the lines the screen draws.  What
@@ -50,6 +50,8 @@ class Menu:
         self.top = 0  # the first line on show (``show`` scrolls it)
         self.page_top = 0  # the first line on show of the page opened (UP and DOWN scroll it)
         self.sure = False  # Reset statistics asked once: the next A erases, any other key keeps them
+        words.menu_items()  # the labels, read with it (in the controller's pause) and not at the
+        # first open: the words file and 18 strs took 10 ms on the PyBadge's 9.1.1
 
     def at(self, item):
         """Where item ``item`` (an M_* number) is in ``items``; -1 if not there."""
