@@ -31,7 +31,7 @@ from sultan.ui.screen import FLYING
 from sultan.ui.sprites import BACK_CARD, CARD_COLS, CARD_ROWS, SULTAN_CARD, T_EMPTY, TILE_H, TILE_W
 from sultan.ui.widgets import place
 
-SLIDE_MS = const(100)  # a played card's journey (the goal: <= ~120 ms)
+SLIDE_MS = const(100)  # a played card's journey: quick enough not to slow play (<= ~120 ms)
 CASCADE_MS = const(40)  # a won game's cascade: 25 frames a second, where the board can draw them
 DEAL_MS = const(36)  # each of a new deal's 15 cards from the stock: 540 ms in all (goal: <= 600)
 _FIRST_COST = const(20)  # a frame's cost guessed before one is measured (ms)
