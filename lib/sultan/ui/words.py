@@ -9,7 +9,7 @@ module's tuples, dropping the previous language's first:
 - ``TEXT``: messages, switch states, ruleset names, the status line's formats;
 - ``HELP``: the message line's key help whenever no message stands, by mode (``sultan.ui.modes``);
 - ``MENU_ITEMS``: the menu's labels, by ``sultan.ui.menu``'s M_* numbers (``menu_items()`` reads
-  them when the menu is first drawn), and ``MENU_TEXT``, what the menu says (``menu_text()``);
+  them when the menu is made), and ``MENU_TEXT``, what the menu says (``menu_text()``);
 - ``REFUSALS``: why the rules refused an action, by refusal code (``sultan.rules.engine.R_*``),
   read by ``refusals()`` at the first refusal.
 
@@ -124,8 +124,8 @@ def use(lang):
 
 
 def menu_items():
-    """The menu's labels in the language in use (``MENU_ITEMS``), read at the first call: a player
-    who never opens the menu never holds them."""
+    """The menu's labels in the language in use (``MENU_ITEMS``), read at the first call (the menu's
+    making, in the pause after the first key): a board never touched never holds them."""
     global MENU_ITEMS
     if MENU_ITEMS is None:
         MENU_ITEMS = section(read(path(LANG)), "menu")
