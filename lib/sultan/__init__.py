@@ -9,7 +9,7 @@ of them, knowing nothing of pins; the saves (``sultan.saves``).  ``sultan.app`` 
 
 # The one version of the game: pyproject.toml reads it (setuptools, without importing), and the READY
 # line, the Statistics page and the bundle's name say it.  One short string on the board.
-__version__ = "0.4.0"
+__version__ = "0.4.1"
 
 try:
     from micropython import const  # noqa: F401  (MicroPython, CircuitPython)
