@@ -90,12 +90,8 @@ def make_display(width: int = 320, height: int = 240) -> Panel:
     emulator's test profile asks for a window), rotation 0, no auto refresh: displayio would paint
     its terminal over the whole panel while the game loads (0.4 s at 320x240 on the Pico, in the
     emulator); the game's first frame is the first thing drawn."""
-    sck = board.GP18  # SPI0 to the ILI9341
-    mosi = board.GP19
-    miso = board.GP16
-    cs = board.GP17
-    dc = board.GP21
-    rst = board.GP20
+    sck, mosi, miso = board.GP18, board.GP19, board.GP16  # SPI0 to the ILI9341
+    cs, dc, rst = board.GP17, board.GP21, board.GP20  # its chip select, data/command and reset
     # the backlight (the panel's LED pin): PWM slice 6, channel B, which nothing else uses (the buzzer
     # has slice 7).  BusDisplay drives it at 50 kHz and ``brightness`` sets its duty (sultan.app dims it).
     led = board.GP13

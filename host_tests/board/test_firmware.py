@@ -177,20 +177,27 @@ def test_diagram_wiring():
 
 
 def profile_pins(path):
-    """{name: 'GPn'} of ``name = board.GPn`` assignments in a profile, in its functions too."""
+    """{name: 'GPn'} of ``name = board.GPn`` assignments in a profile (``a, b = board.GPn, board.GPm``
+    too), in its functions too."""
     with open(path) as f:
         tree = ast.parse(f.read())
     pins = {}
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Attribute)
-            and isinstance(node.value.value, ast.Name)
-            and node.value.value.id == "board"
-        ):
-            pins[node.targets[0].id] = node.value.attr
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+            pairs = zip(target.elts, value.elts)
+        else:
+            pairs = [(target, value)]
+        for name, pin in pairs:
+            if (
+                isinstance(name, ast.Name)
+                and isinstance(pin, ast.Attribute)
+                and isinstance(pin.value, ast.Name)
+                and pin.value.id == "board"
+            ):
+                pins[name.id] = pin.attr
     return pins
 
 
